@@ -1,0 +1,100 @@
+"""The rules of dominoes as RULES.md sets them out: pure Python, no I/O.
+
+The vocabulary is small: a :class:`Match` of :class:`RoundState` rounds under
+one :class:`Rules` preset; ``legal_moves()``, ``apply(move)``, ``outcome()``;
+an :class:`Observation` of one seat; records that ``replay``.
+
+>>> import random
+>>> game = Match.new(Rules.preset("classic"), 3, random.Random(5))
+>>> move = game.round.legal_moves()[0]
+>>> game = game.apply(move)
+>>> len(game.round.line)
+1
+"""
+
+from engine.errors import (
+    DealError,
+    EndNotOpenError,
+    EndRequiredError,
+    ForcedLeadError,
+    GameOverError,
+    IllegalMoveError,
+    MissingFirstError,
+    RoundNotOverError,
+    TileDoesNotFitError,
+    TileNotInHandError,
+    WrongFirstError,
+    WrongSeatError,
+)
+from engine.events import Drew, Event, Passed, Played
+from engine.line import ENDS, End, Line, Placed, SpinnerAt
+from engine.match import Match
+from engine.observation import Observation, Table
+from engine.record import Record, RecordError, loads, read_record, replay, summary, write_record
+from engine.rules import (
+    PRESETS,
+    Boneyard,
+    FishTie,
+    InPlay,
+    RoundScoring,
+    Rules,
+    SeatCountError,
+    Starter,
+    UnknownPresetError,
+)
+from engine.state import Deal, Move, Outcome, RoundEnd, RoundState, legal_moves_for, round_to_five
+from engine.tiles import ALL_TILES, Tile, TileError, tile_of
+
+__all__ = [
+    "ALL_TILES",
+    "ENDS",
+    "PRESETS",
+    "Boneyard",
+    "Deal",
+    "DealError",
+    "Drew",
+    "End",
+    "EndNotOpenError",
+    "EndRequiredError",
+    "Event",
+    "FishTie",
+    "ForcedLeadError",
+    "GameOverError",
+    "IllegalMoveError",
+    "InPlay",
+    "Line",
+    "Match",
+    "MissingFirstError",
+    "Move",
+    "Observation",
+    "Outcome",
+    "Passed",
+    "Placed",
+    "Played",
+    "Record",
+    "RecordError",
+    "RoundEnd",
+    "RoundNotOverError",
+    "RoundScoring",
+    "RoundState",
+    "Rules",
+    "SeatCountError",
+    "SpinnerAt",
+    "Starter",
+    "Table",
+    "Tile",
+    "TileDoesNotFitError",
+    "TileError",
+    "TileNotInHandError",
+    "UnknownPresetError",
+    "WrongFirstError",
+    "WrongSeatError",
+    "legal_moves_for",
+    "loads",
+    "read_record",
+    "replay",
+    "round_to_five",
+    "summary",
+    "tile_of",
+    "write_record",
+]

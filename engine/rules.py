@@ -1,0 +1,213 @@
+"""The rule parameters and the seven presets of RULES.md, as data.
+
+A preset is one value of :class:`Rules`; a house rule is a new value, not new code:
+
+>>> Rules.preset("draw").hand_size(4), Rules.preset("draw").target(3)
+(6, 61)
+>>> import dataclasses
+>>> custom = dataclasses.replace(Rules.preset("block"), id="block7", hand_sizes={2: 7, 3: 7, 4: 7})
+>>> custom.hand_size(4)
+7
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+
+class UnknownPresetError(ValueError):
+    code = "unknown_preset"
+
+
+class SeatCountError(ValueError):
+    code = "bad_seats"
+
+
+class Starter(enum.Enum):
+    """Who leads a round and with what (RULES.md, "Who starts")."""
+
+    CLASSIC = "classic"  # 1-1, then 2-2 ... 6-6, then 0-0, else the heaviest tile; forced
+    HIGHEST = "highest"  # 6-6 down to 0-0, else the heaviest tile; forced
+    MATCH = "match"  # random seat in round 1, then the previous winner; any tile
+
+
+class Boneyard(enum.Enum):
+    NONE = "none"  # block: nobody draws
+    DRAW = "draw"  # draw until playable (leaving ``Rules.reserve`` tiles untouched)
+
+
+class InPlay(enum.Enum):
+    NONE = "none"
+    FIVES = "fives"  # open ends adding up to a positive multiple of 5 score at once
+
+
+class RoundScoring(enum.Enum):
+    NONE = "none"  # win / loss only
+    OTHERS_MINUS_OWN = "others_minus_own"  # others' pips minus own, never below zero
+    OTHERS_ROUNDED = "others_rounded"  # others' pips rounded to the nearest 5, nothing off
+
+
+class FishTie(enum.Enum):
+    """What a blocked round with a tie for the lowest pip count means."""
+
+    SHARED_WIN = "shared_win"
+    DRAW = "draw"
+    NOBODY_SCORES = "nobody_scores"
+
+
+class TopTie(enum.Enum):
+    EXTRA_ROUND = "extra_round"  # a shared top score at the target means one more round
+
+
+def _frozen(mapping: Mapping[int, int]) -> Mapping[int, int]:
+    return MappingProxyType(dict(mapping))
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every parameter that tells one rule set from another."""
+
+    id: str
+    min_seats: int
+    max_seats: int
+    hand_sizes: Mapping[int, int]
+    boneyard: Boneyard
+    starter: Starter
+    auto_lead: bool = False  # the bot places a forced lead by itself
+    reserve: int = 0  # boneyard tiles that can never be drawn (hundred: 2)
+    spinner: bool = False
+    in_play: InPlay = InPlay.NONE
+    round_scoring: RoundScoring = RoundScoring.NONE
+    fish_tie: FishTie = FishTie.NOBODY_SCORES
+    targets: Mapping[int, int] = field(default_factory=dict)  # empty: a single round
+    top_tie: TopTie = TopTie.EXTRA_ROUND
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "hand_sizes", _frozen(self.hand_sizes))
+        object.__setattr__(self, "targets", _frozen(self.targets))
+
+    def __hash__(self) -> int:
+        return hash(self.id)
+
+    @staticmethod
+    def preset(preset_id: str) -> Rules:
+        try:
+            return PRESETS[preset_id]
+        except KeyError:
+            known = ", ".join(PRESETS)
+            raise UnknownPresetError(f"unknown preset {preset_id!r} (known: {known})") from None
+
+    @property
+    def forced_lead(self) -> bool:
+        return self.starter is not Starter.MATCH
+
+    @property
+    def draws(self) -> bool:
+        return self.boneyard is Boneyard.DRAW
+
+    @property
+    def is_match(self) -> bool:
+        """Whether the game is several rounds played up to a target."""
+        return bool(self.targets)
+
+    def check_seats(self, seats: int) -> None:
+        if not self.min_seats <= seats <= self.max_seats:
+            raise SeatCountError(f"{self.id} is played by {self.min_seats} to {self.max_seats} players, not {seats}")
+
+    def hand_size(self, seats: int) -> int:
+        self.check_seats(seats)
+        return self.hand_sizes[seats]
+
+    def target(self, seats: int) -> int | None:
+        """Points that end a match, or None for a single-round game."""
+        self.check_seats(seats)
+        return self.targets.get(seats)
+
+
+_SEVEN_THEN_FIVE = {2: 7, 3: 5, 4: 5}
+
+PRESETS: Mapping[str, Rules] = MappingProxyType(
+    {
+        rules.id: rules
+        for rules in (
+            Rules(
+                id="classic",
+                min_seats=2,
+                max_seats=4,
+                hand_sizes=_SEVEN_THEN_FIVE,
+                boneyard=Boneyard.DRAW,
+                starter=Starter.CLASSIC,
+                fish_tie=FishTie.SHARED_WIN,
+            ),
+            Rules(
+                id="draw",
+                min_seats=2,
+                max_seats=4,
+                hand_sizes={2: 7, 3: 7, 4: 6},
+                boneyard=Boneyard.DRAW,
+                starter=Starter.MATCH,
+                round_scoring=RoundScoring.OTHERS_MINUS_OWN,
+                targets={2: 100, 3: 61, 4: 61},
+            ),
+            Rules(
+                id="block",
+                min_seats=2,
+                max_seats=4,
+                hand_sizes=_SEVEN_THEN_FIVE,
+                boneyard=Boneyard.NONE,
+                starter=Starter.MATCH,
+                round_scoring=RoundScoring.OTHERS_MINUS_OWN,
+                targets={2: 100, 3: 61, 4: 61},
+            ),
+            Rules(
+                id="fives",
+                min_seats=2,
+                max_seats=4,
+                hand_sizes=_SEVEN_THEN_FIVE,
+                boneyard=Boneyard.DRAW,
+                starter=Starter.MATCH,
+                spinner=True,
+                in_play=InPlay.FIVES,
+                round_scoring=RoundScoring.OTHERS_ROUNDED,
+                targets={2: 150, 3: 150, 4: 150},
+            ),
+            Rules(
+                id="quickblock",
+                min_seats=2,
+                max_seats=2,
+                hand_sizes={2: 7},
+                boneyard=Boneyard.NONE,
+                starter=Starter.HIGHEST,
+                auto_lead=True,
+                fish_tie=FishTie.DRAW,
+            ),
+            Rules(
+                id="duel",
+                min_seats=2,
+                max_seats=2,
+                hand_sizes={2: 7},
+                boneyard=Boneyard.DRAW,
+                starter=Starter.HIGHEST,
+                auto_lead=True,
+                round_scoring=RoundScoring.OTHERS_MINUS_OWN,
+                fish_tie=FishTie.DRAW,
+            ),
+            Rules(
+                id="hundred",
+                min_seats=2,
+                max_seats=2,
+                hand_sizes={2: 7},
+                boneyard=Boneyard.DRAW,
+                starter=Starter.HIGHEST,
+                auto_lead=True,
+                reserve=2,
+                round_scoring=RoundScoring.OTHERS_MINUS_OWN,
+                fish_tie=FishTie.DRAW,
+                targets={2: 100},
+            ),
+        )
+    }
+)

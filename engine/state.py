@@ -1,0 +1,385 @@
+"""One round: the deal, legal moves, ``apply`` and the outcome.
+
+A :class:`RoundState` is an immutable value; :meth:`RoundState.apply` returns a
+new one, after every automatic draw and pass that follows the move.
+
+>>> import random
+>>> from engine.rules import Rules
+>>> state = RoundState.deal(Rules.preset("duel"), 2, random.Random(7))
+>>> state.legal_moves()  # the highest double, a forced lead
+[Move(tile=Tile(high=5, low=5), end=None)]
+>>> state = state.apply(state.legal_moves()[0])
+>>> while not state.is_over:
+...     state = state.apply(state.legal_moves()[0])
+>>> state.outcome().end
+<RoundEnd.DOMINO: 'domino'>
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from engine.errors import (
+    DealError,
+    EndNotOpenError,
+    EndRequiredError,
+    ForcedLeadError,
+    GameOverError,
+    MissingFirstError,
+    TileDoesNotFitError,
+    TileNotInHandError,
+    WrongFirstError,
+    WrongSeatError,
+)
+from engine.events import Drew, Event, Passed, Played
+from engine.line import EMPTY_LINE, ENDS, End, Line
+from engine.rules import FishTie, InPlay, RoundScoring, Rules, Starter
+from engine.tiles import ALL_TILES, Tile, heaviness, pip_count
+
+
+class Move(NamedTuple):
+    """A tile to play and the end to play it on (None for the lead, or where only one end fits)."""
+
+    tile: Tile
+    end: End | None = None
+
+    def __str__(self) -> str:
+        return f"{self.tile}" if self.end is None else f"{self.tile} {self.end.value}"
+
+
+class RoundEnd(enum.StrEnum):
+    DOMINO = "domino"  # a player played their last tile
+    FISH = "fish"  # blocked: every seat in turn passed
+
+
+class Deal(NamedTuple):
+    """The hands as dealt, the boneyard in drawing order, and the seat that leads."""
+
+    hands: tuple[tuple[Tile, ...], ...]
+    boneyard: tuple[Tile, ...]
+    first: int
+
+
+class Outcome(NamedTuple):
+    """How a round ended and what each seat scored."""
+
+    end: RoundEnd
+    winners: tuple[int, ...]  # several for a shared win; empty for a draw or when nobody scores
+    points: tuple[int, ...]  # scored at the end of the round
+    fives: tuple[int, ...]  # scored during play
+    pips: tuple[int, ...]  # left in each hand
+    draws: tuple[int, ...]  # tiles each seat drew
+
+    @property
+    def is_draw(self) -> bool:
+        return not self.winners
+
+
+def _fits(tile: Tile, ends: tuple[int | None, ...]) -> bool:
+    high, low = tile
+    for value in ends:  # noqa: SIM110 - faster than any() on the hot path
+        if value is not None and value in (high, low):
+            return True
+    return False
+
+
+def _can_play(hand: Sequence[Tile], ends: tuple[int | None, ...]) -> bool:
+    for tile in hand:  # noqa: SIM110 - faster than any() on the hot path
+        if _fits(tile, ends):
+            return True
+    return False
+
+
+def find_starter(rules: Rules, hands: Sequence[Sequence[Tile]]) -> tuple[int, Tile] | None:
+    """The seat that must lead and its tile, for the forced starter rules (None for the match starter)."""
+    if rules.starter is Starter.MATCH:
+        return None
+    holder = {tile: seat for seat, hand in enumerate(hands) for tile in hand}
+    order = _CLASSIC_DOUBLES if rules.starter is Starter.CLASSIC else _HIGHEST_DOUBLES
+    for double in order:
+        if double in holder:
+            return holder[double], double
+    heaviest = max(holder, key=heaviness)
+    return holder[heaviest], heaviest
+
+
+_CLASSIC_DOUBLES = tuple(Tile(n, n) for n in (1, 2, 3, 4, 5, 6, 0))
+_HIGHEST_DOUBLES = tuple(Tile(n, n) for n in (6, 5, 4, 3, 2, 1, 0))
+
+
+def legal_moves_for(hand: Sequence[Tile], line: Line, forced: Tile | None = None) -> list[Move]:
+    """Every (tile, end) that ``hand`` can play on ``line``; only ``forced`` when a forced lead is due."""
+    if line.lead is None:
+        if forced is not None:
+            return [Move(forced)]
+        return [Move(tile) for tile in hand]
+    moves = []
+    ends = line.ends
+    for tile in hand:
+        high, low = tile
+        for index, value in enumerate(ends):
+            if value is not None and value in (high, low):
+                moves.append(Move(tile, ENDS[index]))
+    return moves
+
+
+class RoundState(NamedTuple):
+    """Everything about one round, hidden hands included (see :mod:`engine.observation` for one seat's view)."""
+
+    rules: Rules
+    deal_: Deal
+    hands: tuple[tuple[Tile, ...], ...]
+    boneyard: tuple[Tile, ...]
+    line: Line
+    turn: int  # the seat to choose a move (the last seat to play once the round is over)
+    forced: Tile | None  # the tile the lead must be, until it is played
+    passes: int  # passes in a row since the last play
+    fives: tuple[int, ...]
+    draws: tuple[int, ...]
+    events: tuple[Event, ...]
+    end: RoundEnd | None
+
+    # --- construction ---------------------------------------------------------------
+
+    @staticmethod
+    def deal(rules: Rules, seats: int, rng: random.Random, first: int | None = None) -> RoundState:
+        """Shuffle with ``rng`` and deal; ``first`` names the leader for the match starter (random if None)."""
+        size = rules.hand_size(seats)
+        tiles = list(ALL_TILES)
+        rng.shuffle(tiles)
+        hands = [tiles[i * size : (i + 1) * size] for i in range(seats)]
+        if rules.starter is Starter.MATCH and first is None:
+            first = rng.randrange(seats)
+        return RoundState.start(rules, hands, tiles[seats * size :], first)
+
+    @staticmethod
+    def start(
+        rules: Rules,
+        hands: Sequence[Sequence[Tile]],
+        boneyard: Sequence[Tile],
+        first: int | None = None,
+    ) -> RoundState:
+        """A round from explicit hands and boneyard (first drawn first).
+
+        ``first`` is required for the match starter and, where the rules decide
+        who leads, must be None or the seat they name.
+        """
+        seats = len(hands)
+        rules.check_seats(seats)
+        size = rules.hand_size(seats)
+        for seat, hand in enumerate(hands):
+            if len(hand) != size:
+                raise DealError(f"seat {seat} was dealt {len(hand)} tiles; {rules.id} deals {size} to {seats} players")
+        everything = [tile for hand in hands for tile in hand] + list(boneyard)
+        if len(set(everything)) != len(everything):
+            twice = sorted({str(t) for t in everything if everything.count(t) > 1})
+            raise DealError(f"tiles dealt twice: {', '.join(twice)}")
+        if len(everything) != len(ALL_TILES):
+            missing = sorted(str(t) for t in set(ALL_TILES) - set(everything))
+            raise DealError(f"tiles missing from the deal: {', '.join(missing)}")
+        forced_lead = find_starter(rules, hands)
+        forced: Tile | None = None
+        if forced_lead is None:
+            if first is None:
+                raise MissingFirstError(f"{rules.id} needs the first seat to be named")
+            if not 0 <= first < seats:
+                raise DealError(f"first seat {first} is not one of the {seats} seats")
+        else:
+            if first is not None and first != forced_lead[0]:
+                raise WrongFirstError(f"seat {forced_lead[0]} leads {forced_lead[1]} under the rules, not seat {first}")
+            first, forced = forced_lead
+        frozen_hands = tuple(tuple(hand) for hand in hands)
+        zeros = (0,) * seats
+        return RoundState(
+            rules=rules,
+            deal_=Deal(frozen_hands, tuple(boneyard), first),
+            hands=frozen_hands,
+            boneyard=tuple(boneyard),
+            line=EMPTY_LINE,
+            turn=first,
+            forced=forced,
+            passes=0,
+            fives=zeros,
+            draws=zeros,
+            events=(),
+            end=None,
+        )
+
+    # --- reading --------------------------------------------------------------------
+
+    @property
+    def seats(self) -> int:
+        return len(self.hands)
+
+    @property
+    def is_over(self) -> bool:
+        return self.end is not None
+
+    @property
+    def starter(self) -> int:
+        return self.deal_.first
+
+    @property
+    def drawable(self) -> int:
+        """Tiles that may still be drawn (the boneyard less any untouchable reserve)."""
+        if not self.rules.draws:
+            return 0
+        return max(0, len(self.boneyard) - self.rules.reserve)
+
+    def plays(self) -> list[Played]:
+        return [event for event in self.events if type(event) is Played]
+
+    def legal_moves(self) -> list[Move]:
+        """The moves the seat to play may choose from (empty once the round is over)."""
+        if self.end is not None:
+            return []
+        return legal_moves_for(self.hands[self.turn], self.line, self.forced)
+
+    def auto_move(self) -> Move | None:
+        """The move the bot makes by itself: a forced lead that the rules place automatically."""
+        if self.end is None and self.line.lead is None and self.forced is not None and self.rules.auto_lead:
+            return Move(self.forced)
+        return None
+
+    def outcome(self) -> Outcome | None:
+        """How the round ended, or None while it is being played."""
+        if self.end is None:
+            return None
+        pips = tuple(pip_count(hand) for hand in self.hands)
+        rules = self.rules
+        seats = len(pips)
+        if self.end is RoundEnd.DOMINO:
+            winners: tuple[int, ...] = (self.turn,)
+        else:
+            lowest = min(pips)
+            winners = tuple(seat for seat in range(seats) if pips[seat] == lowest)
+            if len(winners) > 1 and rules.fish_tie is not FishTie.SHARED_WIN:
+                winners = ()
+        points = [0] * seats
+        if len(winners) == 1:
+            winner = winners[0]
+            others = sum(pips) - pips[winner]
+            if rules.round_scoring is RoundScoring.OTHERS_MINUS_OWN:
+                points[winner] = max(0, others - pips[winner])
+            elif rules.round_scoring is RoundScoring.OTHERS_ROUNDED:
+                points[winner] = round_to_five(others)
+        return Outcome(self.end, winners, tuple(points), self.fives, pips, self.draws)
+
+    # --- moving ---------------------------------------------------------------------
+
+    def check(self, move: Move, seat: int | None = None) -> End | None:
+        """The end ``move`` goes on, or the precise error that :meth:`apply` would raise."""
+        if self.end is not None:
+            raise GameOverError("the round is over")
+        if seat is not None and seat != self.turn:
+            raise WrongSeatError(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+        tile = move.tile
+        if tile not in self.hands[self.turn]:
+            raise TileNotInHandError(f"{tile} is not in seat {self.turn}'s hand")
+        if self.line.lead is None:
+            if self.forced is not None and tile != self.forced:
+                raise ForcedLeadError(f"the round must be led with {self.forced}, not {tile}")
+            return None
+        fitting = self.line.ends_for(tile)
+        if move.end is None:
+            if not fitting:
+                raise TileDoesNotFitError(f"{tile} fits none of the open ends {_ends_text(self.line)}")
+            if len(fitting) > 1:
+                names = ", ".join(end.value for end in fitting)
+                raise EndRequiredError(f"{tile} fits more than one end ({names}); say which")
+            return fitting[0]
+        if move.end not in fitting:
+            value = self.line.ends[ENDS.index(move.end)]
+            if value is None:
+                raise EndNotOpenError(f"the {move.end.value} end is not open")
+            raise TileDoesNotFitError(f"{tile} does not fit the {move.end.value} end, which shows {value}")
+        return move.end
+
+    def apply(self, move: Move, seat: int | None = None) -> RoundState:
+        """The state after ``move`` by the seat to play and every automatic draw and pass after it.
+
+        Raises a subclass of :class:`~engine.errors.IllegalMoveError` (a ``ValueError``)
+        if the move is not legal; ``seat``, when given, must be the seat to play.
+        """
+        end = self.check(move, seat)
+        seat = self.turn
+        tile = move.tile
+        rules = self.rules
+        line = self.line.place(tile, end, spinner=rules.spinner)
+        hand = tuple(t for t in self.hands[seat] if t != tile)
+        hands = self.hands[:seat] + (hand,) + self.hands[seat + 1 :]
+        fives = self.fives
+        scored = 0
+        if rules.in_play is InPlay.FIVES:
+            count = line.fives_count()
+            if count and count % 5 == 0:
+                scored = count
+                fives = fives[:seat] + (fives[seat] + count,) + fives[seat + 1 :]
+        events = self.events + (Played(seat, tile, end, scored),)
+        if not hand:
+            return self._replace(
+                hands=hands, line=line, forced=None, passes=0, fives=fives, events=events, end=RoundEnd.DOMINO
+            )
+        return _advance(
+            self._replace(hands=hands, line=line, forced=None, passes=0, fives=fives, events=events),
+            (seat + 1) % len(hands),
+        )
+
+
+def _advance(state: RoundState, seat: int) -> RoundState:
+    """Give the turn to ``seat`` or the next seat that can play, drawing and passing as the rules make them."""
+    hands = list(state.hands)
+    boneyard = state.boneyard
+    draws = list(state.draws)
+    events = list(state.events)
+    passes = state.passes
+    ends = state.line.ends
+    drawable = len(boneyard) - state.rules.reserve if state.rules.draws else 0
+    seats = len(hands)
+    end: RoundEnd | None = None
+    while True:
+        hand = hands[seat]
+        if _can_play(hand, ends):
+            break
+        drawn: list[Tile] = []
+        while drawable > 0:
+            tile = boneyard[len(drawn)]
+            drawn.append(tile)
+            drawable -= 1
+            if _fits(tile, ends):
+                break
+        values = tuple(value for value in ends if value is not None)
+        if drawn:
+            boneyard = boneyard[len(drawn) :]
+            hands[seat] = hand + tuple(drawn)
+            draws[seat] += len(drawn)
+            events.append(Drew(seat, len(drawn), values, tuple(drawn)))
+            if _fits(drawn[-1], ends):
+                break
+        events.append(Passed(seat, values))
+        passes += 1
+        if passes >= seats:
+            end = RoundEnd.FISH
+            break
+        seat = (seat + 1) % seats
+    return state._replace(
+        hands=tuple(hands),
+        boneyard=boneyard,
+        turn=seat,
+        passes=passes,
+        draws=tuple(draws),
+        events=tuple(events),
+        end=end,
+    )
+
+
+def _ends_text(line: Line) -> str:
+    return ", ".join(f"{end.value} {value}" for end, value in line.open_ends().items())
+
+
+def round_to_five(points: int) -> int:
+    """The nearest multiple of 5 (12 -> 10, 13 -> 15)."""
+    return (points + 2) // 5 * 5
