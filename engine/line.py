@@ -31,6 +31,8 @@ class End(enum.StrEnum):
 ENDS: tuple[End, ...] = (End.LEFT, End.RIGHT, End.UP, End.DOWN)
 _INDEX = {end: index for index, end in enumerate(ENDS)}
 LEFT, RIGHT, UP, DOWN = range(4)
+# Building tuples directly skips NamedTuple's keyword handling on the hot path.
+_new_tuple = tuple.__new__
 
 
 class Placed(NamedTuple):
@@ -96,12 +98,15 @@ class Line(NamedTuple):
         if value is None or not (tile.high == value or tile.low == value):
             raise ValueError(f"{tile} does not fit the {end.value} end")
         outer = tile.low if tile.high == value else tile.high
-        arm = self.arms[index] + (Placed(tile, value, outer),)
+        arm = self.arms[index] + (_new_tuple(Placed, (tile, value, outer)),)
         arms = self.arms[:index] + (arm,) + self.arms[index + 1 :]
+        if not spinner:  # the usual case: two ends, nothing to open
+            ends_now = self.ends[:index] + (outer,) + self.ends[index + 1 :]
+            return _new_tuple(Line, (self.lead, arms, None, ends_now))
         ends = list(self.ends)
         ends[index] = outer
         at = self.spinner
-        if spinner and at is None and tile.high == tile.low:
+        if at is None and tile.high == tile.low:
             at = SpinnerAt(end, len(arm) - 1)
         if at is not None and ends[UP] is None and _spinner_opens(at, arms):
             spin = self.lead.high if at.arm is None else arms[_INDEX[at.arm]][at.position].tile.high

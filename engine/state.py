@@ -110,19 +110,23 @@ _CLASSIC_DOUBLES = tuple(Tile(n, n) for n in (1, 2, 3, 4, 5, 6, 0))
 _HIGHEST_DOUBLES = tuple(Tile(n, n) for n in (6, 5, 4, 3, 2, 1, 0))
 
 
+_LEAD_MOVES: dict[Tile, Move] = {tile: Move(tile) for tile in ALL_TILES}
+_END_MOVES: tuple[dict[Tile, Move], ...] = tuple({tile: Move(tile, end) for tile in ALL_TILES} for end in ENDS)
+
+
 def legal_moves_for(hand: Sequence[Tile], line: Line, forced: Tile | None = None) -> list[Move]:
     """Every (tile, end) that ``hand`` can play on ``line``; only ``forced`` when a forced lead is due."""
     if line.lead is None:
         if forced is not None:
-            return [Move(forced)]
-        return [Move(tile) for tile in hand]
+            return [_LEAD_MOVES[forced]]
+        return [_LEAD_MOVES[tile] for tile in hand]
     moves = []
-    ends = line.ends
+    open_ends = [(value, _END_MOVES[index]) for index, value in enumerate(line.ends) if value is not None]
     for tile in hand:
         high, low = tile
-        for index, value in enumerate(ends):
-            if value is not None and value in (high, low):
-                moves.append(Move(tile, ENDS[index]))
+        for value, moves_at_end in open_ends:
+            if value == high or value == low:  # noqa: SIM109 - faster than a tuple test here
+                moves.append(moves_at_end[tile])
     return moves
 
 
@@ -309,8 +313,9 @@ class RoundState(NamedTuple):
         tile = move.tile
         rules = self.rules
         line = self.line.place(tile, end, spinner=rules.spinner)
-        hand = tuple(t for t in self.hands[seat] if t != tile)
-        hands = self.hands[:seat] + (hand,) + self.hands[seat + 1 :]
+        hands = self.hands
+        hand = tuple([t for t in hands[seat] if t != tile])
+        hands = hands[:seat] + (hand,) + hands[seat + 1 :]
         fives = self.fives
         scored = 0
         if rules.in_play is InPlay.FIVES:
@@ -320,28 +325,61 @@ class RoundState(NamedTuple):
                 fives = fives[:seat] + (fives[seat] + count,) + fives[seat + 1 :]
         events = self.events + (Played(seat, tile, end, scored),)
         if not hand:
-            return self._replace(
-                hands=hands, line=line, forced=None, passes=0, fives=fives, events=events, end=RoundEnd.DOMINO
+            return _new_state(
+                rules, self.deal_, hands, self.boneyard, line, seat, None, 0, fives, self.draws, events, RoundEnd.DOMINO
             )
         return _advance(
-            self._replace(hands=hands, line=line, forced=None, passes=0, fives=fives, events=events),
-            (seat + 1) % len(hands),
+            rules, self.deal_, hands, self.boneyard, line, (seat + 1) % len(hands), fives, self.draws, events
         )
 
 
-def _advance(state: RoundState, seat: int) -> RoundState:
+# Building the tuple directly skips NamedTuple's keyword handling on the hot path.
+_new_state_tuple = tuple.__new__
+
+
+def _new_state(
+    rules: Rules,
+    deal_: Deal,
+    hands: tuple[tuple[Tile, ...], ...],
+    boneyard: tuple[Tile, ...],
+    line: Line,
+    turn: int,
+    forced: Tile | None,
+    passes: int,
+    fives: tuple[int, ...],
+    draws: tuple[int, ...],
+    events: tuple[Event, ...],
+    end: RoundEnd | None,
+) -> RoundState:
+    return _new_state_tuple(
+        RoundState, (rules, deal_, hands, boneyard, line, turn, forced, passes, fives, draws, events, end)
+    )
+
+
+def _advance(
+    rules: Rules,
+    deal_: Deal,
+    hands: tuple[tuple[Tile, ...], ...],
+    boneyard: tuple[Tile, ...],
+    line: Line,
+    seat: int,
+    fives: tuple[int, ...],
+    draws: tuple[int, ...],
+    events: tuple[Event, ...],
+) -> RoundState:
     """Give the turn to ``seat`` or the next seat that can play, drawing and passing as the rules make them."""
-    hands = list(state.hands)
-    boneyard = state.boneyard
-    draws = list(state.draws)
-    events = list(state.events)
-    passes = state.passes
-    ends = state.line.ends
-    drawable = len(boneyard) - state.rules.reserve if state.rules.draws else 0
-    seats = len(hands)
+    ends = line.ends
+    if _can_play(hands[seat], ends):  # the usual case: nobody draws or passes
+        return _new_state(rules, deal_, hands, boneyard, line, seat, None, 0, fives, draws, events, None)
+    hand_list = list(hands)
+    draw_list = list(draws)
+    event_list = list(events)
+    passes = 0
+    drawable = len(boneyard) - rules.reserve if rules.draws else 0
+    seats = len(hand_list)
     end: RoundEnd | None = None
     while True:
-        hand = hands[seat]
+        hand = hand_list[seat]
         if _can_play(hand, ends):
             break
         drawn: list[Tile] = []
@@ -351,28 +389,33 @@ def _advance(state: RoundState, seat: int) -> RoundState:
             drawable -= 1
             if _fits(tile, ends):
                 break
-        values = tuple(value for value in ends if value is not None)
+        values = tuple([value for value in ends if value is not None])
         if drawn:
             boneyard = boneyard[len(drawn) :]
-            hands[seat] = hand + tuple(drawn)
-            draws[seat] += len(drawn)
-            events.append(Drew(seat, len(drawn), values, tuple(drawn)))
+            hand_list[seat] = hand + tuple(drawn)
+            draw_list[seat] += len(drawn)
+            event_list.append(Drew(seat, len(drawn), values, tuple(drawn)))
             if _fits(drawn[-1], ends):
                 break
-        events.append(Passed(seat, values))
+        event_list.append(Passed(seat, values))
         passes += 1
         if passes >= seats:
             end = RoundEnd.FISH
             break
         seat = (seat + 1) % seats
-    return state._replace(
-        hands=tuple(hands),
-        boneyard=boneyard,
-        turn=seat,
-        passes=passes,
-        draws=tuple(draws),
-        events=tuple(events),
-        end=end,
+    return _new_state(
+        rules,
+        deal_,
+        tuple(hand_list),
+        boneyard,
+        line,
+        seat,
+        None,
+        passes,
+        fives,
+        tuple(draw_list),
+        tuple(event_list),
+        end,
     )
 
 
