@@ -1,4 +1,4 @@
-"""Command line: ``python -m engine replay FILE|-`` (RECORD.md)."""
+"""Command line: ``python -m engine replay FILE|-`` and ``python -m engine suggest`` (RECORD.md)."""
 
 from __future__ import annotations
 
@@ -34,9 +34,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     replay_parser = commands.add_parser("replay", help="replay a game record and print its result as JSON")
     replay_parser.add_argument("file", help="the record's path, or - for standard input")
+    commands.add_parser(
+        "suggest", help="answer JSON lines {record, seat, level, seed} on standard input with a computer player's move"
+    )
     args = parser.parse_args(argv)
     if args.command == "replay":
         return _replay(args.file)
+    if args.command == "suggest":
+        from engine.suggest import main as suggest_main  # the players load only when asked for
+
+        return suggest_main()
     return 2  # pragma: no cover - argparse rejects other commands
 
 

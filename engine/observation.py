@@ -66,7 +66,8 @@ class Observation(NamedTuple):
     def of(state: RoundState, seat: int, *, scores: tuple[int, ...] | None = None, round_index: int = 0) -> Observation:
         forced = state.forced if state.turn == seat else None
         table = Table.of(state, scores=scores, round_index=round_index)
-        return Observation(table, seat, state.hands[seat], forced)
+        # Sorted, 6-6 first: the order a player arranges a hand in, the same in pictures and buttons.
+        return Observation(table, seat, tuple(sorted(state.hands[seat], reverse=True)), forced)
 
     @property
     def is_my_turn(self) -> bool:

@@ -1,0 +1,1 @@
+"""Benchmarks: run each as a script, e.g. ``python bench/engine.py``."""

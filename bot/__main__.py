@@ -1,0 +1,3 @@
+from bot.app import main
+
+main()

@@ -1,0 +1,103 @@
+"""Start-up: settings, logging, the database, the dispatcher with its routers, then long polling."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sys
+
+from aiogram import Bot, Dispatcher
+from aiogram.client.default import DefaultBotProperties
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.enums import ParseMode
+from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+from pydantic import ValidationError
+
+from bot.config import Settings
+from bot.middlewares import PeopleMiddleware
+from bot.outbox import Outbox
+from bot.presenter import Presenter
+from bot.routers import all_routers
+from bot.service import GameService
+from storage import Database
+
+log = logging.getLogger("bot")
+
+GROUP_COMMANDS = [
+    BotCommand(command="new", description="Open a new game here"),
+    BotCommand(command="join", description="Join the open game"),
+    BotCommand(command="rules", description="The rule sets"),
+    BotCommand(command="help", description="How to play"),
+]
+PRIVATE_COMMANDS = [
+    BotCommand(command="start", description="Play against the computer"),
+    BotCommand(command="rules", description="The rule sets"),
+    BotCommand(command="help", description="How to play"),
+]
+
+
+def load_settings() -> Settings:
+    """The settings, or one clear line and exit status 2 (never a traceback)."""
+    try:
+        return Settings()  # type: ignore[call-arg]
+    except ValidationError as error:
+        problems = "; ".join(_problem(e["loc"], e["type"], e["msg"]) for e in error.errors())
+        print(f"dominoes-bot: bad settings: {problems}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def _problem(location: tuple[int | str, ...], kind: str, message: str) -> str:
+    name = ".".join(str(part) for part in location).upper() or "settings"
+    if kind == "missing":
+        return f"{name}: missing (set it in the environment or .env)"
+    return f"{name}: {message.removeprefix('Value error, ')}"
+
+
+def build_dispatcher(db: Database, service: GameService) -> Dispatcher:
+    dispatcher = Dispatcher(db=db, service=service)
+    people = PeopleMiddleware(db)
+    dispatcher.message.outer_middleware(people)
+    dispatcher.callback_query.outer_middleware(people)
+    dispatcher.include_routers(*all_routers())
+    return dispatcher
+
+
+async def run(settings: Settings) -> None:
+    db = await Database.open(settings.database_url)
+    session = AiohttpSession(api=TelegramAPIServer.from_base(settings.telegram_api_url))
+    bot = Bot(
+        settings.bot_token.get_secret_value(),
+        session=session,
+        default=DefaultBotProperties(parse_mode=ParseMode.HTML),
+    )
+    outbox = Outbox(bot)
+    service = GameService(
+        db,
+        Presenter(db, outbox),
+        group_delay=settings.computer_delay,
+        private_delay=settings.private_computer_delay,
+    )
+    dispatcher = build_dispatcher(db, service)
+    try:
+        me = await bot.get_me()
+        log.info("running as @%s", me.username)
+        await bot.set_my_commands(GROUP_COMMANDS, scope=BotCommandScopeAllGroupChats())
+        await bot.set_my_commands(PRIVATE_COMMANDS, scope=BotCommandScopeAllPrivateChats())
+        resumed = await service.resume()
+        log.info("resumed %d running games", resumed)
+        await dispatcher.start_polling(bot, polling_timeout=settings.polling_timeout, handle_signals=True)
+    finally:
+        await service.close()
+        await db.close()
+        await session.close()
+
+
+def main() -> None:
+    settings = load_settings()
+    logging.basicConfig(
+        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr
+    )
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(run(settings))

@@ -1,0 +1,45 @@
+"""Settings from the environment (and an optional ``.env`` file), read once at start-up."""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+# What a token from @BotFather looks like: the bot's numeric id, a colon, a 35-character secret.
+TOKEN_PATTERN = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{30,60}$")
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    bot_token: SecretStr = Field(description="the token from @BotFather")
+    database_url: str = Field(default="sqlite:///data/dominoes.sqlite3", description="sqlite:///path of the database")
+    telegram_api_url: str = Field(default="https://api.telegram.org", description="the Bot API server's base URL")
+    log_level: str = Field(default="INFO")
+    computer_delay: float = Field(default=1.2, ge=0, le=10, description="seconds between computer moves in groups")
+    private_computer_delay: float = Field(default=0.7, ge=0, le=10, description="the same in private games")
+    polling_timeout: int = Field(default=30, ge=0, le=50, description="long-polling timeout in seconds")
+
+    @field_validator("bot_token")
+    @classmethod
+    def _token_shape(cls, value: SecretStr) -> SecretStr:
+        if not TOKEN_PATTERN.match(value.get_secret_value()):
+            raise ValueError("BOT_TOKEN does not look like a token from @BotFather (digits:secret)")
+        return value
+
+    @field_validator("telegram_api_url")
+    @classmethod
+    def _url_shape(cls, value: str) -> str:
+        if not re.match(r"^https?://[^\s/]+", value):
+            raise ValueError("TELEGRAM_API_URL must be an http(s) URL")
+        return value.rstrip("/")
+
+    @field_validator("log_level")
+    @classmethod
+    def _level_name(cls, value: str) -> str:
+        level = value.upper()
+        if level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+            raise ValueError("LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL")
+        return level

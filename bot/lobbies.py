@@ -1,0 +1,22 @@
+"""Keeping a group's lobby message in step with the lobby."""
+
+from __future__ import annotations
+
+from bot import texts, views
+from bot.service import GameService
+from bot.tables import Game
+from storage import GameStatus
+
+
+async def refresh_lobby(service: GameService, game: Game) -> None:
+    message_id = game.doc.lobby_message
+    if message_id is None:
+        return
+    outbox = service.presenter.outbox
+    if game.row.status is GameStatus.LOBBY:
+        await outbox.edit_text(game.row.chat_id, message_id, views.lobby_text(game), views.lobby_markup(game))
+    elif game.row.status is GameStatus.CANCELLED:
+        await outbox.edit_text(game.row.chat_id, message_id, texts.lobby_closed("The game was cancelled."))
+    else:
+        names = ", ".join(texts.escape(name) for name in game.doc.names())
+        await outbox.edit_text(game.row.chat_id, message_id, texts.lobby_closed(f"The game has started: {names}."))

@@ -1,0 +1,48 @@
+"""Cross-cutting work on every update: remember who wrote and whether we may write back privately."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiogram import BaseMiddleware
+from aiogram.enums import ChatType
+from aiogram.types import CallbackQuery, Message, TelegramObject, User
+
+from bot.service import Person
+from storage import Database
+
+
+def full_name(user: User) -> str:
+    return " ".join(part for part in (user.first_name, user.last_name) if part) or (user.username or "Player")
+
+
+class PeopleMiddleware(BaseMiddleware):
+    """Puts ``person`` (a :class:`~bot.service.Person`) into the handler's data.
+
+    A private message from a user proves the bot may write to them; that is remembered.
+    """
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        user: User | None = getattr(event, "from_user", None)
+        if user is not None and not user.is_bot:
+            name = full_name(user)
+            if isinstance(event, Message):
+                await self.db.users.seen(user.id, name, user.username, user.language_code)
+                if event.chat.type == ChatType.PRIVATE:
+                    await self.db.users.set_private_ok(user.id, True)
+                else:
+                    await self.db.users.chat_seen(event.chat.id, event.chat.type, event.chat.title)
+            row = await self.db.users.get(user.id)
+            data["person"] = Person(user.id, name, private_ok=bool(row and row.private_ok))
+        elif isinstance(event, CallbackQuery):
+            data["person"] = None
+        return await handler(event, data)

@@ -1,0 +1,158 @@
+"""Sending to Telegram within its rules: retry after 429, shrug off "not modified", never crash a game.
+
+Every call returns what the caller needs (a message id, or whether it worked) and logs
+instead of raising, because a failed send must never undo or block a committed move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+from aiogram import Bot
+from aiogram.exceptions import (
+    TelegramAPIError,
+    TelegramBadRequest,
+    TelegramForbiddenError,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramServerError,
+)
+from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto, Message
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+ATTEMPTS = 5
+MAX_RETRY_AFTER = 60.0
+
+
+class Unreachable(Exception):
+    """The user never opened a private chat with the bot, or blocked it."""
+
+
+class Outbox:
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+
+    async def _call(self, what: str, call: Callable[[], Awaitable[T]]) -> T | None:
+        """Run one Bot API call, retrying flood waits and passing faults; None if it cannot be done."""
+        delay = 0.5
+        for attempt in range(1, ATTEMPTS + 1):
+            try:
+                return await call()
+            except TelegramRetryAfter as error:
+                wait = min(float(error.retry_after), MAX_RETRY_AFTER)
+                log.warning("%s: flood wait %.0fs (attempt %d)", what, wait, attempt)
+                await asyncio.sleep(wait)
+            except (TelegramServerError, TelegramNetworkError) as error:
+                log.warning("%s: %s (attempt %d)", what, type(error).__name__, attempt)
+                await asyncio.sleep(delay)
+                delay *= 2
+            except TelegramForbiddenError:
+                raise Unreachable(what) from None
+            except TelegramBadRequest as error:
+                if "message is not modified" in error.message:
+                    return None
+                log.warning("%s: %s", what, error.message)
+                raise
+        log.error("%s: gave up after %d attempts", what, ATTEMPTS)
+        return None
+
+    async def send_text(
+        self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *, notify: bool = True
+    ) -> int | None:
+        try:
+            message = await self._call(
+                "sendMessage",
+                lambda: self.bot.send_message(chat_id, text, reply_markup=markup, disable_notification=not notify),
+            )
+        except TelegramBadRequest:
+            return None
+        return message.message_id if isinstance(message, Message) else None
+
+    async def send_photo(
+        self,
+        chat_id: int,
+        photo: bytes,
+        filename: str,
+        caption: str,
+        markup: InlineKeyboardMarkup | None = None,
+        *,
+        notify: bool = True,
+    ) -> int | None:
+        try:
+            message = await self._call(
+                "sendPhoto",
+                lambda: self.bot.send_photo(
+                    chat_id,
+                    BufferedInputFile(photo, filename),
+                    caption=caption,
+                    reply_markup=markup,
+                    disable_notification=not notify,
+                ),
+            )
+        except TelegramBadRequest:
+            return None
+        return message.message_id if isinstance(message, Message) else None
+
+    async def edit_photo(
+        self,
+        chat_id: int,
+        message_id: int,
+        photo: bytes,
+        filename: str,
+        caption: str,
+        markup: InlineKeyboardMarkup | None = None,
+    ) -> bool:
+        """Replace a photo message's picture, caption and buttons; False if the message is gone."""
+        media = InputMediaPhoto(media=BufferedInputFile(photo, filename), caption=caption)
+        try:
+            await self._call(
+                "editMessageMedia",
+                lambda: self.bot.edit_message_media(
+                    media=media, chat_id=chat_id, message_id=message_id, reply_markup=markup
+                ),
+            )
+        except TelegramBadRequest:
+            return False
+        return True
+
+    async def edit_text(
+        self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None
+    ) -> bool:
+        try:
+            await self._call(
+                "editMessageText",
+                lambda: self.bot.edit_message_text(
+                    text=text, chat_id=chat_id, message_id=message_id, reply_markup=markup
+                ),
+            )
+        except TelegramBadRequest:
+            return False
+        return True
+
+    async def edit_markup(self, chat_id: int, message_id: int, markup: InlineKeyboardMarkup | None) -> bool:
+        try:
+            await self._call(
+                "editMessageReplyMarkup",
+                lambda: self.bot.edit_message_reply_markup(chat_id=chat_id, message_id=message_id, reply_markup=markup),
+            )
+        except TelegramBadRequest:
+            return False
+        return True
+
+    async def delete(self, chat_id: int, message_id: int) -> None:
+        # Already gone, or too old to delete: nothing to undo.
+        with contextlib.suppress(TelegramBadRequest, Unreachable):
+            await self._call("deleteMessage", lambda: self.bot.delete_message(chat_id, message_id))
+
+    async def answer(self, callback_id: str, text: str = "", *, alert: bool = False, url: str | None = None) -> None:
+        """Answer a button tap; a late or failed answer only costs the spinner on the user's screen."""
+        try:
+            await self.bot.answer_callback_query(callback_id, text=text[:200] or None, show_alert=alert, url=url)
+        except TelegramAPIError as error:
+            log.info("answerCallbackQuery: %s", error)

@@ -1,0 +1,93 @@
+"""Group lobbies: /new [preset], /join, and the lobby's buttons."""
+
+from __future__ import annotations
+
+from aiogram import Bot, F, Router
+from aiogram.enums import ChatType
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, Message
+from aiogram.utils.deep_linking import create_start_link
+
+from bot import texts, views
+from bot.callbacks import LobbyTap
+from bot.lobbies import refresh_lobby
+from bot.routers.common import JOIN_PREFIX
+from bot.service import GameService, Person, TableError
+
+router = Router(name="lobby")
+GROUPS = F.chat.type.in_({ChatType.GROUP, ChatType.SUPERGROUP})
+DEFAULT_PRESET = "draw"
+
+
+@router.message(Command("new"), GROUPS)
+async def new_game(message: Message, command: CommandObject, person: Person, service: GameService) -> None:
+    preset = (command.args or DEFAULT_PRESET).strip().lower()
+    if preset not in texts.PRESET_TITLES:
+        await message.answer(texts.unknown_preset(preset))
+        return
+    try:
+        game = await service.open_lobby(message.chat.id, person, preset)
+    except TableError as error:
+        await message.answer(texts.alert(error.key))
+        return
+    sent = await message.answer(views.lobby_text(game), reply_markup=views.lobby_markup(game))
+    await service.set_lobby_message(game, sent.message_id)
+    if not person.private_ok:
+        link = await create_start_link(message.bot, f"{JOIN_PREFIX}{game.id}")  # type: ignore[arg-type]
+        await message.answer(f"{texts.escape(person.name)}, open {link} to take your seat.")
+
+
+@router.message(Command("new"), F.chat.type == ChatType.PRIVATE)
+async def new_in_private(message: Message) -> None:
+    await message.answer("Choose a rule set to play against the computer:", reply_markup=views.solo_menu_markup())
+
+
+@router.message(Command("join"), GROUPS)
+async def join_command(message: Message, person: Person, service: GameService, bot: Bot) -> None:
+    active = await service.db.games.active_in_chat(message.chat.id)
+    if active is None:
+        await message.answer("There is no open game here. Type /new to start one.")
+        return
+    try:
+        game = await service.join(active.id, person)
+    except TableError as error:
+        if error.key == "need_private":
+            link = await create_start_link(bot, f"{JOIN_PREFIX}{active.id}")
+            await message.reply(f"Open {link} and tap Start to take your seat.")
+            return
+        await message.reply(texts.alert(error.key))
+        return
+    await refresh_lobby(service, game)
+
+
+@router.callback_query(LobbyTap.filter())
+async def lobby_tap(
+    query: CallbackQuery, callback_data: LobbyTap, person: Person, service: GameService, bot: Bot
+) -> None:
+    action = callback_data.action
+    try:
+        if action == "join":
+            game = await service.join(callback_data.game, person)
+        elif action == "leave":
+            game = await service.leave(callback_data.game, person)
+        elif action == "add":
+            game = await service.add_computer(callback_data.game, person)
+        elif action == "seats":
+            game = await service.cycle_seats(callback_data.game, person)
+        elif action == "cancel":
+            game = await service.cancel(callback_data.game, person)
+        elif action == "start":
+            await query.answer()
+            game = await service.start(callback_data.game, person)
+            await refresh_lobby(service, game)
+            return
+        else:
+            raise TableError("broken")
+    except TableError as error:
+        if error.key == "need_private":
+            await query.answer(url=await create_start_link(bot, f"{JOIN_PREFIX}{callback_data.game}"))
+            return
+        await query.answer(texts.alert(error.key), show_alert=True)
+        return
+    await query.answer(texts.alert("joined") if action == "join" else None)
+    await refresh_lobby(service, game)

@@ -1,0 +1,382 @@
+"""The game service: lobby, dealing, moves and computer turns, tying engine, storage and presenter together.
+
+Every change follows one path: take the game's lock, load it, decide with the engine,
+commit it (with the move in the log), and only then show it in Telegram.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+from collections import defaultdict
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, replace
+
+from bot.presenter import Presenter
+from bot.tables import Game, Seat, TableDoc, load_game, record_of, remember, turn_number
+from engine import IllegalMoveError, Match, Move, Rules, Tile
+from engine.players import player_for
+from storage import Database, GameStatus, StaleVersionError
+from storage.games import MoveLog
+
+log = logging.getLogger(__name__)
+
+NAME_LIMIT = 24
+DEFAULT_LEVEL = "medium"
+
+
+class TableError(ValueError):
+    """A request the game refuses; ``key`` names the polite message (see ``texts.ALERTS``)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+@dataclass(frozen=True)
+class Person:
+    user_id: int
+    name: str
+    private_ok: bool = True
+
+
+@dataclass(frozen=True)
+class TapOutcome:
+    """What a tile tap did: played, or it needs the player to choose an end."""
+
+    game: Game
+    played: bool
+    choose_ends: tuple[object, ...] = ()
+    tile: Tile | None = None
+
+
+def short_name(name: str) -> str:
+    name = " ".join(name.split()) or "Player"
+    return name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 1] + "…"
+
+
+def computer_name(index: int, level: str) -> str:
+    return f"🤖 {level.capitalize()} {index}"
+
+
+class GameService:
+    def __init__(self, db: Database, presenter: Presenter, *, group_delay: float, private_delay: float) -> None:
+        self.db = db
+        self.presenter = presenter
+        self.group_delay = group_delay
+        self.private_delay = private_delay
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._drivers: dict[int, asyncio.Task[None]] = {}
+
+    @asynccontextmanager
+    async def locked(self, game_id: int) -> AsyncIterator[Game]:
+        """The game, loaded fresh under its lock: one change at a time per game."""
+        async with self._locks[game_id]:
+            row = await self.db.games.get(game_id)
+            if row is None:
+                raise TableError("no_game")
+            yield load_game(row)
+
+    # --- lobby ---------------------------------------------------------------------------
+
+    async def open_lobby(self, chat_id: int, creator: Person, preset: str) -> Game:
+        if await self.db.games.active_in_chat(chat_id) is not None:
+            raise TableError("game_running")
+        rules = Rules.preset(preset)
+        seats: list[Seat | None] = [None] * rules.max_seats
+        if creator.private_ok:
+            seats[0] = Seat(short_name(creator.name), creator.user_id)
+        doc = TableDoc(seats=tuple(seats))
+        row = await self.db.games.create(
+            chat_id=chat_id,
+            kind="group",
+            status=GameStatus.LOBBY,
+            preset=preset,
+            creator_id=creator.user_id,
+            data=doc.to_json(),
+        )
+        return load_game(row)
+
+    async def set_lobby_message(self, game: Game, message_id: int) -> Game:
+        async with self.locked(game.id) as fresh:
+            return await self.presenter.save_doc(fresh, replace(fresh.doc, lobby_message=message_id))
+
+    async def join(self, game_id: int, person: Person) -> Game:
+        async with self.locked(game_id) as game:
+            self._require_lobby(game)
+            if game.doc.seat_of(person.user_id) is not None:
+                raise TableError("seat_taken")
+            if not person.private_ok:
+                raise TableError("need_private")
+            free = [i for i, seat in enumerate(game.doc.seats) if seat is None]
+            if not free:
+                raise TableError("lobby_full")
+            doc = game.doc.with_seat(free[0], Seat(short_name(person.name), person.user_id))
+            return await self.presenter.save_doc(game, doc)
+
+    async def leave(self, game_id: int, person: Person) -> Game:
+        async with self.locked(game_id) as game:
+            self._require_lobby(game)
+            seat = game.doc.seat_of(person.user_id)
+            if seat is None:
+                raise TableError("not_seated")
+            return await self.presenter.save_doc(game, game.doc.with_seat(seat, None))
+
+    async def add_computer(self, game_id: int, person: Person, level: str = DEFAULT_LEVEL) -> Game:
+        async with self.locked(game_id) as game:
+            self._require_lobby(game)
+            self._require_creator(game, person)
+            free = [i for i, seat in enumerate(game.doc.seats) if seat is None]
+            if not free:
+                raise TableError("lobby_full")
+            computers = sum(1 for seat in game.doc.seats if seat and seat.is_computer)
+            doc = game.doc.with_seat(free[0], Seat(computer_name(computers + 1, level), level=level))
+            return await self.presenter.save_doc(game, doc)
+
+    async def cycle_seats(self, game_id: int, person: Person) -> Game:
+        """Seats 2 -> 3 -> 4 -> 2 within the preset's range; a seat is removed only when it is free."""
+        async with self.locked(game_id) as game:
+            self._require_lobby(game)
+            self._require_creator(game, person)
+            rules = Rules.preset(game.row.preset)
+            seats = list(game.doc.seats)
+            count = len(seats) + 1 if len(seats) < rules.max_seats else rules.min_seats
+            taken = [seat for seat in seats if seat is not None]
+            if count < len(taken):
+                count = len(taken) if len(taken) >= rules.min_seats else rules.min_seats
+            new = taken + [None] * (count - len(taken))
+            return await self.presenter.save_doc(game, replace(game.doc, seats=tuple(new)))
+
+    async def cancel(self, game_id: int, person: Person) -> Game:
+        async with self.locked(game_id) as game:
+            self._require_lobby(game)
+            self._require_creator(game, person)
+            row = await self.db.games.save(game.row, status=GameStatus.CANCELLED)
+            return Game(row, game.doc, None)
+
+    async def start(self, game_id: int, person: Person) -> Game:
+        async with self.locked(game_id) as game:
+            self._require_lobby(game)
+            self._require_creator(game, person)
+            if not any(seat and not seat.is_computer for seat in game.doc.seats):
+                raise TableError("not_seated")
+            doc = game.doc
+            computers = sum(1 for seat in doc.seats if seat and seat.is_computer)
+            seats = list(doc.seats)
+            for index, seat in enumerate(seats):
+                if seat is None:
+                    computers += 1
+                    seats[index] = Seat(computer_name(computers, DEFAULT_LEVEL), level=DEFAULT_LEVEL)
+            game = Game(game.row, replace(doc, seats=tuple(seats)), None)
+            game = await self._deal_first(game)
+        return await self._after_change(game)
+
+    async def open_solo(self, chat_id: int, person: Person, preset: str, opponents: int) -> Game:
+        rules = Rules.preset(preset)
+        seats_count = opponents + 1
+        rules.check_seats(seats_count)
+        active = await self.db.games.active_in_chat(chat_id)
+        if active is not None:
+            async with self.locked(active.id) as old:
+                if old.row.status in (GameStatus.LOBBY, GameStatus.PLAYING):
+                    await self.db.games.save(old.row, status=GameStatus.CANCELLED)
+        seats = [Seat(short_name(person.name), person.user_id)] + [
+            Seat(computer_name(i, DEFAULT_LEVEL), level=DEFAULT_LEVEL) for i in range(1, seats_count)
+        ]
+        row = await self.db.games.create(
+            chat_id=chat_id,
+            kind="private",
+            status=GameStatus.LOBBY,
+            preset=preset,
+            creator_id=person.user_id,
+            data=TableDoc(seats=tuple(seats)).to_json(),
+        )
+        async with self.locked(row.id) as game:
+            game = await self._deal_first(game)
+        return await self._after_change(game)
+
+    async def _deal_first(self, game: Game) -> Game:
+        rules = Rules.preset(game.row.preset)
+        match = Match.new(rules, len(game.doc.seats), _dealer())
+        match, moves = _auto_moves(match)
+        doc = replace(game.doc, record=record_of(match))
+        row = await self.db.games.save(game.row, status=GameStatus.PLAYING, data=doc.to_json(), moves=moves)
+        remember(row, match)
+        return Game(row, doc, match)
+
+    # --- play ------------------------------------------------------------------------------
+
+    async def tap_tile(self, game_id: int, user_id: int, version: int, tile: Tile, end: object) -> TapOutcome:
+        async with self.locked(game_id) as game:
+            match = game.match
+            if game.row.status is not GameStatus.PLAYING or match is None:
+                raise TableError("no_game")
+            seat = game.doc.seat_of(user_id)
+            if seat is None:
+                raise TableError("not_your_game")
+            if version != turn_number(match):
+                raise TableError("stale")
+            state = match.round
+            if state.is_over or state.turn != seat:
+                raise TableError("not_your_turn")
+            if tile not in state.hands[seat]:
+                raise TableError("not_in_hand")
+            if end is None and not state.line.is_empty:
+                ends = state.line.ends_for(tile)
+                if not ends:
+                    raise TableError("does_not_fit")
+                if len(ends) > 1:
+                    return TapOutcome(game, played=False, choose_ends=tuple(ends), tile=tile)
+            try:
+                game = await self._play(game, seat, Move(tile, end), by_computer=False)  # type: ignore[arg-type]
+            except IllegalMoveError as error:
+                raise TableError(error.code) from None
+        return TapOutcome(game, played=True)
+
+    async def _play(self, game: Game, seat: int, move: Move, *, by_computer: bool) -> Game:
+        """Apply and commit one move (and any forced lead of a new round that follows it)."""
+        assert game.match is not None
+        match = game.match.apply(move, seat=seat)
+        round_index = len(match.rounds) - 1
+        moves = [_log(round_index, match, by_computer)]
+        status = GameStatus.PLAYING
+        if match.round.is_over:
+            if match.is_over:
+                status = GameStatus.FINISHED
+            else:
+                match = match.deal_next(_dealer())
+                match, more = _auto_moves(match)
+                moves += more
+        doc = replace(game.doc, record=record_of(match))
+        row = await self.db.games.save(game.row, status=status, data=doc.to_json(), moves=moves)
+        remember(row, match)
+        return Game(row, doc, match)
+
+    async def after_tap(self, outcome: TapOutcome) -> None:
+        """Show a committed move and let the computers answer (called once the tap is answered)."""
+        await self._after_change(outcome.game)
+
+    async def _after_change(self, game: Game) -> Game:
+        async with self._locks[game.id]:
+            row = await self.db.games.get(game.id)
+            if row is None:
+                return game
+            game = await self.presenter.sync(load_game(row))
+        self._drive_computers(game)
+        return game
+
+    def _drive_computers(self, game: Game) -> None:
+        match = game.match
+        if match is None or match.is_over or game.row.status is not GameStatus.PLAYING:
+            return
+        seat = game.doc.seats[match.round.turn]
+        if seat is None or not seat.is_computer:
+            return
+        running = self._drivers.get(game.id)
+        if running is not None and not running.done():
+            return
+        self._drivers[game.id] = asyncio.create_task(self._computers(game.id), name=f"computers-{game.id}")
+
+    async def _computers(self, game_id: int) -> None:
+        """Play every computer turn in a row, with a short pause so people can follow."""
+        try:
+            while True:
+                row = await self.db.games.get(game_id)
+                if row is None:
+                    return
+                delay = self.group_delay if row.kind == "group" else self.private_delay
+                await asyncio.sleep(delay)
+                async with self.locked(game_id) as game:
+                    match = game.match
+                    if game.row.status is not GameStatus.PLAYING or match is None or match.round.is_over:
+                        return
+                    turn = match.round.turn
+                    seat = game.doc.seats[turn]
+                    if seat is None or not seat.is_computer:
+                        return
+                    rng = random.Random(f"{game.id}:{turn_number(match)}")
+                    move = player_for(seat.level or DEFAULT_LEVEL).choose(match.observe(turn), rng)
+                    game = await self._play(game, turn, move, by_computer=True)
+                    game = await self.presenter.sync(game)
+                if game.match is None or game.match.is_over:
+                    return
+                next_seat = game.doc.seats[game.match.round.turn]
+                if next_seat is None or not next_seat.is_computer:
+                    return
+        except StaleVersionError:
+            log.warning("game %s changed under the computer player; it will try again on the next change", game_id)
+        except Exception:
+            log.exception("game %s: computer turn failed", game_id)
+        finally:
+            self._drivers.pop(game_id, None)
+
+    async def show_hand(self, game_id: int, user_id: int) -> None:
+        async with self.locked(game_id) as game:
+            seat = game.doc.seat_of(user_id)
+            if seat is None:
+                raise TableError("not_your_game")
+            if game.row.status is not GameStatus.PLAYING or game.match is None:
+                raise TableError("no_game")
+            await self.presenter.resend_hand(game, seat, user_id)
+
+    async def refresh_hand(self, game_id: int, user_id: int) -> None:
+        """Redraw a player's hand where it is (after a stale tap or a "back")."""
+        async with self.locked(game_id) as game:
+            if game.match is not None and game.doc.seat_of(user_id) is not None:
+                await self.presenter.sync(game)
+
+    async def resume(self) -> int:
+        """After a restart: bring every running game's messages up to date and wake its computers."""
+        rows = await self.db.games.with_status(GameStatus.PLAYING)
+        for row in rows:
+            try:
+                async with self._locks[row.id]:
+                    game = await self.presenter.sync(load_game(row))
+                self._drive_computers(game)
+            except Exception:
+                log.exception("game %s could not be resumed", row.id)
+        return len(rows)
+
+    async def close(self) -> None:
+        for task in list(self._drivers.values()):
+            task.cancel()
+
+    # --- checks ----------------------------------------------------------------------------
+
+    @staticmethod
+    def _require_lobby(game: Game) -> None:
+        if game.row.status is not GameStatus.LOBBY:
+            raise TableError("lobby_closed")
+
+    @staticmethod
+    def _require_creator(game: Game, person: Person) -> None:
+        if person.user_id != game.row.creator_id:
+            raise TableError("creator_only")
+
+
+def _dealer() -> random.Random:
+    return random.Random(secrets.randbits(64))
+
+
+def _auto_moves(match: Match) -> tuple[Match, list[MoveLog]]:
+    """Place a forced lead that the rules place by themselves (quickblock, duel, hundred)."""
+    moves: list[MoveLog] = []
+    auto = match.round.auto_move()
+    if auto is not None:
+        match = match.apply(auto)
+        moves.append(_log(len(match.rounds) - 1, match, True))
+    return match, moves
+
+
+def _log(round_index: int, match: Match, by_computer: bool) -> MoveLog:
+    played = match.rounds[round_index].plays()[-1]
+    return MoveLog(
+        round=round_index,
+        seat=played.seat,
+        tile=str(played.tile),
+        side=played.end.value if played.end is not None else None,
+        by_computer=by_computer,
+    )

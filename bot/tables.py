@@ -1,0 +1,139 @@
+"""A stored game as the bot sees it: seats, the engine record, and the Telegram messages that show it.
+
+The JSON document in ``games.data`` is this module's :class:`TableDoc`; the match itself is
+rebuilt from the engine record it holds (records are the single source of truth for play).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engine import Match, read_record, replay, write_record
+from storage import GameRow
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A person (``user_id``) or a computer player (``level``) at the table."""
+
+    name: str
+    user_id: int | None = None
+    level: str | None = None
+
+    @property
+    def is_computer(self) -> bool:
+        return self.user_id is None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "user_id": self.user_id, "level": self.level}
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Seat:
+        return Seat(name=str(data["name"]), user_id=data.get("user_id"), level=data.get("level"))
+
+
+@dataclass(frozen=True)
+class HandMessage:
+    """A player's hand message in their private chat, and the turn it was sent new for."""
+
+    message_id: int
+    turn_key: str
+
+
+@dataclass(frozen=True)
+class TableDoc:
+    seats: tuple[Seat | None, ...]
+    record: dict[str, Any] | None = None
+    lobby_message: int | None = None
+    board_message: int | None = None
+    board_round: int = -1
+    hands: dict[int, HandMessage] = field(default_factory=dict)
+    results_posted: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seats": [seat.to_json() if seat else None for seat in self.seats],
+            "record": self.record,
+            "lobby_message": self.lobby_message,
+            "board_message": self.board_message,
+            "board_round": self.board_round,
+            "hands": {str(seat): [hand.message_id, hand.turn_key] for seat, hand in self.hands.items()},
+            "results_posted": self.results_posted,
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> TableDoc:
+        return TableDoc(
+            seats=tuple(Seat.from_json(seat) if seat else None for seat in data["seats"]),
+            record=data.get("record"),
+            lobby_message=data.get("lobby_message"),
+            board_message=data.get("board_message"),
+            board_round=data.get("board_round", -1),
+            hands={int(seat): HandMessage(int(value[0]), str(value[1])) for seat, value in data["hands"].items()},
+            results_posted=data.get("results_posted", 0),
+        )
+
+    def seat_of(self, user_id: int) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat is not None and seat.user_id == user_id:
+                return index
+        return None
+
+    def with_seat(self, index: int, seat: Seat | None) -> TableDoc:
+        seats = list(self.seats)
+        seats[index] = seat
+        return replace(self, seats=tuple(seats))
+
+    def names(self) -> list[str]:
+        return [seat.name if seat else "—" for seat in self.seats]
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game row, its document and (once dealt) its match."""
+
+    row: GameRow
+    doc: TableDoc
+    match: Match | None
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+
+# The last match of each game, by version: a move then costs no replay of the record.
+_MATCH_CACHE: dict[tuple[int, int], Match] = {}
+
+
+def load_game(row: GameRow) -> Game:
+    """Rebuild the match from the stored record, unless this very version was just saved."""
+    doc = TableDoc.from_json(row.data)
+    match = None
+    if doc.record is not None:
+        match = _MATCH_CACHE.get((row.id, row.version))
+        if match is None:
+            match = replay(read_record(doc.record))
+    return Game(row, doc, match)
+
+
+def remember(row: GameRow, match: Match | None) -> None:
+    """Cache the match of a version that has just been written."""
+    if match is None:
+        return
+    if len(_MATCH_CACHE) > 4096:
+        _MATCH_CACHE.clear()
+    _MATCH_CACHE[(row.id, row.version)] = match
+
+
+def record_of(match: Match) -> dict[str, Any]:
+    return write_record(match)
+
+
+def turn_number(match: Match) -> int:
+    """Changes with every play and every new round: what a tile button's ``version`` must match."""
+    return sum(len(state.plays()) for state in match.rounds) + len(match.rounds)
+
+
+def turn_key(match: Match) -> str:
+    return f"{len(match.rounds) - 1}:{turn_number(match)}"

@@ -1,0 +1,209 @@
+"""What a game looks like in Telegram: captions, lobby text and the inline keyboards."""
+
+from __future__ import annotations
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot import texts
+from bot.callbacks import HandTap, LobbyTap, RulesTap, SoloTap, TileTap
+from bot.tables import Game, turn_number
+from engine import ENDS, End, Match, Rules, Tile
+
+END_CODES = {End.LEFT: "l", End.RIGHT: "r", End.UP: "u", End.DOWN: "d"}
+CODE_ENDS = {code: end for end, code in END_CODES.items()}
+END_LABELS = {End.LEFT: "⬅ left", End.RIGHT: "right ➡", End.UP: "⬆ up", End.DOWN: "⬇ down"}
+TILES_PER_ROW = 4
+
+
+def tile_code(tile: Tile) -> str:
+    return f"{tile.high}{tile.low}"
+
+
+def lobby_markup(game: Game) -> InlineKeyboardMarkup:
+    def button(text: str, action: str) -> InlineKeyboardButton:
+        return InlineKeyboardButton(text=text, callback_data=LobbyTap(game=game.id, action=action).pack())
+
+    seats = len(game.doc.seats)
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [button("Join", "join"), button("Leave", "leave")],
+            [button("Add computer", "add"), button(f"Seats: {seats}", "seats")],
+            [button("Start", "start"), button("Cancel", "cancel")],
+        ]
+    )
+
+
+def lobby_text(game: Game) -> str:
+    rules = Rules.preset(game.row.preset)
+    creator = next((s.name for s in game.doc.seats if s and s.user_id == game.row.creator_id), "someone")
+    return texts.lobby_text(game.row.preset, rules, [s.name if s else None for s in game.doc.seats], creator)
+
+
+def board_markup(game: Game) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        inline_keyboard=[[InlineKeyboardButton(text="🁢 My hand", callback_data=HandTap(game=game.id).pack())]]
+    )
+
+
+def status_lines(game: Game, match: Match) -> list[str]:
+    """Whose turn, tiles per seat, boneyard, scores and the last actions: shared by every caption."""
+    names = game.doc.names()
+    state = match.round
+    rules = match.rules
+    target = match.target
+    title = f"<b>{texts.preset_title(rules.id)}</b>"
+    if rules.is_match:
+        title += f" · round {len(match.rounds)} · to {target}"
+    lines = [title]
+    if state.is_over:
+        lines.append("Round over")
+    else:
+        lines.append(f"▶ <b>{texts.escape(names[state.turn])}</b> to play")
+    counts = " · ".join(f"{texts.escape(names[i])} {len(hand)}" for i, hand in enumerate(state.hands))
+    if rules.draws:
+        counts += f" · boneyard {len(state.boneyard)}"
+    lines.append(counts)
+    if rules.is_match or rules.in_play.value != "none":
+        lines.append("Score: " + " · ".join(f"{texts.escape(names[i])} {s}" for i, s in enumerate(match.scores)))
+    recent = texts.describe_events(list(state.events[-8:]), names)[-3:]
+    if recent:
+        lines.append(". ".join(recent) + ".")
+    return lines
+
+
+def board_caption(game: Game, match: Match) -> str:
+    return _fit("\n".join(status_lines(game, match)))
+
+
+def hand_caption(game: Game, match: Match, seat: int) -> str:
+    state = match.round
+    lines = status_lines(game, match)
+    if not state.is_over and state.turn == seat:
+        lines[1] = "▶ <b>Your turn!</b> Tap a tile to play it."
+    return _fit("\n".join(lines))
+
+
+def hand_markup(game: Game, match: Match, seat: int) -> InlineKeyboardMarkup:
+    """A button per tile; playable ones marked while it is this seat's turn."""
+    state = match.round
+    my_turn = not state.is_over and state.turn == seat
+    playable = {move.tile for move in state.legal_moves()} if my_turn else set()
+    version = turn_number(match)
+    buttons = []
+    for tile in sorted(state.hands[seat], reverse=True):  # the order of the picture (Observation.hand)
+        label = f"{tile.high}|{tile.low}"
+        if tile in playable:
+            label = ("⭐ " if state.line.is_empty and state.forced == tile else "🟢 ") + label
+        data = TileTap(game=game.id, version=version, tile=tile_code(tile)).pack()
+        buttons.append(InlineKeyboardButton(text=label, callback_data=data))
+    rows = [buttons[i : i + TILES_PER_ROW] for i in range(0, len(buttons), TILES_PER_ROW)]
+    if game.row.kind == "private" and match.is_over:
+        rows.append([InlineKeyboardButton(text="Play again", callback_data=SoloTap(step="menu").pack())])
+    return InlineKeyboardMarkup(inline_keyboard=rows or [[]])
+
+
+def end_choice_markup(game: Game, match: Match, tile: Tile, ends: list[End]) -> InlineKeyboardMarkup:
+    version = turn_number(match)
+    values = match.round.line.open_ends()
+    row = [
+        InlineKeyboardButton(
+            text=f"{END_LABELS[end]}: {values[end]}",
+            callback_data=TileTap(game=game.id, version=version, tile=tile_code(tile), end=END_CODES[end]).pack(),
+        )
+        for end in sorted(ends, key=ENDS.index)
+    ]
+    back = InlineKeyboardButton(
+        text="↩ back", callback_data=TileTap(game=game.id, version=version, tile="", end="").pack()
+    )
+    return InlineKeyboardMarkup(inline_keyboard=[row[:2], row[2:], [back]] if len(row) > 2 else [row, [back]])
+
+
+def result_caption(game: Game, match: Match, round_index: int) -> str:
+    names = game.doc.names()
+    state = match.rounds[round_index]
+    outcome = state.outcome()
+    assert outcome is not None
+    rules = match.rules
+    how = "Domino!" if outcome.end.value == "domino" else "Fish — the line is blocked."
+    if not outcome.winners:
+        verdict = "A draw." if rules.fish_tie.value == "draw" else "A tie for the lowest count: nobody scores."
+    elif len(outcome.winners) > 1:
+        verdict = "Shared win: " + ", ".join(texts.escape(names[w]) for w in outcome.winners) + "."
+    else:
+        winner = outcome.winners[0]
+        points = outcome.points[winner]
+        verdict = f"<b>{texts.escape(names[winner])}</b> wins the round" + (f" (+{points})." if points else ".")
+    lines = [f"<b>Round {round_index + 1}</b> · {how}", verdict]
+    for seat, hand in enumerate(state.hands):
+        tiles = " ".join(texts.tile_text(t) for t in hand) or "—"
+        lines.append(f"{texts.escape(names[seat])}: {tiles} ({outcome.pips[seat]} pips)")
+    is_last = round_index == len(match.rounds) - 1
+    if rules.is_match:
+        totals = _totals_after(match, round_index)
+        lines.append("Score: " + " · ".join(f"{texts.escape(names[i])} {s}" for i, s in enumerate(totals)))
+    if is_last and match.is_over:
+        champion = match.winner
+        if champion is None:
+            lines.append("<b>Game over.</b>")
+        else:
+            lines.append(f"🏆 <b>{texts.escape(names[champion])} wins the game!</b>")
+    return _fit("\n".join(lines))
+
+
+def _totals_after(match: Match, round_index: int) -> list[int]:
+    totals = [0] * match.seats
+    for state in match.rounds[: round_index + 1]:
+        outcome = state.outcome()
+        if outcome is None:
+            continue
+        for seat in range(match.seats):
+            totals[seat] += outcome.fives[seat] + outcome.points[seat]
+    return totals
+
+
+def solo_menu_markup() -> InlineKeyboardMarkup:
+    rows = []
+    presets = list(texts.PRESET_TITLES)
+    for i in range(0, len(presets), 2):
+        rows.append(
+            [
+                InlineKeyboardButton(text=texts.preset_title(p), callback_data=SoloTap(step="preset", preset=p).pack())
+                for p in presets[i : i + 2]
+            ]
+        )
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def opponents_markup(preset: str) -> InlineKeyboardMarkup:
+    rules = Rules.preset(preset)
+    choices = range(max(1, rules.min_seats - 1), rules.max_seats)
+    row = [
+        InlineKeyboardButton(
+            text=f"{n} computer{'s' if n > 1 else ''}",
+            callback_data=SoloTap(step="go", preset=preset, opponents=n).pack(),
+        )
+        for n in choices
+    ]
+    back = InlineKeyboardButton(text="↩ back", callback_data=SoloTap(step="menu").pack())
+    return InlineKeyboardMarkup(inline_keyboard=[row, [back]])
+
+
+def rules_markup() -> InlineKeyboardMarkup:
+    presets = list(texts.PRESET_TITLES)
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [
+                InlineKeyboardButton(text=texts.preset_title(p), callback_data=RulesTap(preset=p).pack())
+                for p in presets[i : i + 3]
+            ]
+            for i in range(0, len(presets), 3)
+        ]
+    )
+
+
+def _fit(caption: str, limit: int = 1024) -> str:
+    """Within Telegram's caption limit, dropping whole lines from the end so no HTML tag is cut."""
+    lines = caption.split("\n")
+    while len("\n".join(lines)) > limit and len(lines) > 1:
+        lines.pop()
+    return "\n".join(lines)[:limit]

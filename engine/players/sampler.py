@@ -1,0 +1,441 @@
+"""Hidden hands that fit everything one seat has seen, and full rounds built on them.
+
+A seat sees its own hand, the line, every hand size, the boneyard count and who
+drew or passed at which open ends (RULES.md, "Hidden information"). The
+``hard`` player searches in *worlds*: guesses of the other hands and of the
+boneyard order that agree with all of it. :func:`sample_world` draws one,
+:func:`determinize` turns it into a :class:`~engine.state.RoundState` built from
+public fields only.
+
+What the history proves, and how it is kept
+-------------------------------------------
+
+Each other seat's current hand is split into *groups* by when the tiles came
+in: the tiles dealt, then the tiles of each draw. Every tile of a group carries
+the numbers it cannot show (a *forbidden* mask of tiles):
+
+- a seat that draws or passes at open ends {3, 5} held no 3 and no 5 at that
+  moment, so every group it held then gets 3s and 5s forbidden. Tiles drawn
+  *later* get nothing from it: they may well be 3s;
+- the tiles of a draw run all miss the ends they were drawn at, except the
+  last one when the seat then plays; that one is the only playable tile the
+  seat has, so the tile it plays next is exactly that drawn tile;
+- a forced starter says what nobody was dealt: a ``classic`` round led with
+  2-2 means that 1-1 was not dealt (it lay in the boneyard, so a later draw
+  may have brought it in); a ``duel`` led with 5-5 means the same of 6-6;
+- a tile a seat plays came out of one of its groups that could hold it; which
+  one is not public, so it is drawn at random, weighted by the group sizes
+  (and, if that runs into a contradiction, the most constrained group that
+  fits, which always succeeds on a real history).
+
+The unseen tiles are then dealt into the groups, most constrained group first,
+each one uniformly among the tiles it may hold, the rest going to the boneyard
+in random order; a few random swaps between seats that both have constraints
+take off most of the bias of that greedy fill. Hand sizes and the boneyard
+count always come out exact.
+
+>>> import random
+>>> from engine.match import Match
+>>> from engine.rules import Rules
+>>> game = Match.new(Rules.preset("draw"), 3, random.Random(2), first=0)
+>>> for _ in range(6):
+...     game = game.apply(game.round.legal_moves()[0])
+>>> seen = game.observe(game.round.turn)
+>>> world = sample_world(seen, random.Random(1))
+>>> [len(hand) for hand in world.hands] == list(seen.table.hand_sizes)
+True
+>>> state = determinize(seen, world)
+>>> state.hands[seen.seat] == seen.hand, state.line == seen.table.line
+(True, True)
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import NamedTuple
+
+from engine.events import Drew, Passed, Played
+from engine.observation import Observation
+from engine.players.sim import BIT, FULL_MASK, INDEX, NUMBER_MASK, mask_of, tiles_of
+from engine.rules import Starter
+from engine.state import Deal, RoundState
+from engine.tiles import ALL_TILES, Tile, heaviness
+
+_CLASSIC_ORDER = (1, 2, 3, 4, 5, 6, 0)
+_HIGHEST_ORDER = (6, 5, 4, 3, 2, 1, 0)
+_DOUBLES = tuple(INDEX[Tile(n, n)] for n in range(7))
+
+
+class World(NamedTuple):
+    """One guess of the hidden tiles: every seat's hand (the observer's own is exact) and the boneyard."""
+
+    hands: tuple[tuple[Tile, ...], ...]
+    boneyard: tuple[Tile, ...]  # first drawn first
+
+
+class Group(NamedTuple):
+    """``size`` hidden tiles of one seat that may not be any tile of ``forbidden`` (a tile mask)."""
+
+    size: int
+    forbidden: int
+
+
+class Knowledge(NamedTuple):
+    """What the history proves about the hidden tiles, ready for sampling many worlds."""
+
+    unseen: int  # mask: the tiles the observer cannot place (other hands and the boneyard)
+    groups: tuple[tuple[Group, ...], ...]  # per seat; empty for the observer
+
+
+def ends_mask(ends: tuple[int, ...]) -> int:
+    """The tiles that fit at least one of ``ends``."""
+    mask = 0
+    for value in ends:
+        mask |= NUMBER_MASK[value]
+    return mask
+
+
+def starter_forbidden(observation: Observation) -> int:
+    """The tiles that no hand was dealt, as the forced lead shows (0 under the match starter)."""
+    rules = observation.table.rules
+    if rules.starter is Starter.MATCH:
+        return 0
+    lead: Tile | None = observation.table.line.lead
+    if lead is None:
+        lead = observation.forced
+    if lead is None:
+        return 0
+    order = _CLASSIC_ORDER if rules.starter is Starter.CLASSIC else _HIGHEST_ORDER
+    forbidden = 0
+    for number in order:
+        if number == lead.high == lead.low:
+            return forbidden
+        forbidden |= BIT[_DOUBLES[number]]
+    # No double was dealt: the lead is the heaviest tile dealt.
+    for tile in ALL_TILES:
+        if heaviness(tile) > heaviness(lead):
+            forbidden |= BIT[INDEX[tile]]
+    return forbidden
+
+
+def read_history(observation: Observation, rng: random.Random, *, greedy: bool = False) -> Knowledge | None:
+    """Walk the round's public history into per-seat groups (None if the random choices hit a dead end)."""
+    table = observation.table
+    seats = table.seats
+    me = observation.seat
+    dealt = table.rules.hand_size(seats)
+    at_deal = starter_forbidden(observation)
+    counts: list[list[int]] = [[] if seat == me else [dealt] for seat in range(seats)]
+    forbidden: list[list[int]] = [[] if seat == me else [at_deal] for seat in range(seats)]
+    drawn_tile_due = [False] * seats  # the seat's next play is the last tile it drew
+    history = table.history
+    for position, event in enumerate(history):
+        seat = event.seat
+        if seat == me:
+            continue
+        kind = type(event)
+        if kind is Played:
+            if drawn_tile_due[seat]:
+                drawn_tile_due[seat] = False
+                continue
+            bit = BIT[INDEX[event.tile]]  # type: ignore[union-attr]
+            seat_counts = counts[seat]
+            seat_forbidden = forbidden[seat]
+            fitting = [g for g in range(len(seat_counts)) if seat_counts[g] and not seat_forbidden[g] & bit]
+            if not fitting:
+                return None
+            if greedy:
+                chosen = fitting[0]  # groups are nested, the oldest is the most constrained
+            else:
+                pick = rng.random() * sum(seat_counts[g] for g in fitting)
+                chosen = fitting[-1]
+                for g in fitting:
+                    pick -= seat_counts[g]
+                    if pick < 0:
+                        chosen = g
+                        break
+            seat_counts[chosen] -= 1
+        elif kind is Drew or kind is Passed:
+            missing = ends_mask(event.ends)  # type: ignore[union-attr]
+            seat_forbidden = forbidden[seat]
+            for g in range(len(seat_forbidden)):
+                seat_forbidden[g] |= missing
+            if kind is Drew:
+                number: int = event.number  # type: ignore[union-attr]
+                following = history[position + 1] if position + 1 < len(history) else None
+                if type(following) is Passed and following.seat == seat:
+                    counts[seat].append(number)
+                    seat_forbidden.append(missing)
+                elif following is None:
+                    # The seat is to play now with the last drawn tile, the only one that fits.
+                    counts[seat].append(number - 1)
+                    seat_forbidden.append(missing)
+                    counts[seat].append(1)
+                    seat_forbidden.append(FULL_MASK & ~missing)
+                else:
+                    counts[seat].append(number - 1)
+                    seat_forbidden.append(missing)
+                    drawn_tile_due[seat] = True
+    for seat in range(seats):
+        if seat != me and sum(counts[seat]) != table.hand_sizes[seat]:
+            return None
+    unseen = FULL_MASK & ~mask_of(observation.hand) & ~mask_of(table.line.tiles())
+    groups = tuple(
+        tuple(Group(c, f) for c, f in zip(counts[seat], forbidden[seat], strict=True) if c) for seat in range(seats)
+    )
+    return Knowledge(unseen, groups)
+
+
+class Beliefs(NamedTuple):
+    """Readings of the history that a real deal can satisfy; each world picks one at random."""
+
+    readings: tuple[Knowledge, ...]
+
+
+def beliefs_of(observation: Observation, rng: random.Random, readings: int = 6) -> Beliefs:
+    """Up to ``readings`` random readings of the history (:func:`read_history`) that some deal
+    of the unseen tiles satisfies; the greedy reading if none does; no constraints at all on
+    an impossible history (which a real round never gives)."""
+    found: list[Knowledge] = []
+    for _ in range(readings * 2):
+        knowledge = read_history(observation, rng)
+        if knowledge is not None and knowledge not in found and _feasible(knowledge):
+            found.append(knowledge)
+            if len(found) == readings or not _has_choices(knowledge):
+                break
+    if not found:
+        knowledge = read_history(observation, rng, greedy=True)
+        found.append(knowledge if knowledge is not None and _feasible(knowledge) else _unconstrained(observation))
+    return Beliefs(tuple(found))
+
+
+def _has_choices(knowledge: Knowledge) -> bool:
+    """Whether another reading could differ: only seats that drew have more than one group."""
+    return any(len(groups) > 1 for groups in knowledge.groups)
+
+
+def _feasible(knowledge: Knowledge) -> bool:
+    return _match_slots(knowledge, None) is not None
+
+
+def _match_slots(knowledge: Knowledge, rng: random.Random | None) -> list[int] | None:
+    """Hidden hands that satisfy every group (Kuhn's augmenting paths), or None if there are none.
+    With ``rng`` the slots and tiles are tried in random order, so the deal is a random valid one."""
+    slots = [
+        (seat, knowledge.unseen & ~group.forbidden)
+        for seat, groups in enumerate(knowledge.groups)
+        for group in groups
+        for _ in range(group.size)
+    ]
+    if rng is not None:
+        rng.shuffle(slots)
+    holder: dict[int, int] = {}  # tile -> slot
+
+    def place(slot: int, tried: set[int]) -> bool:
+        candidates = tiles_of(slots[slot][1])
+        if rng is not None:
+            rng.shuffle(candidates)
+        for tile in candidates:
+            if tile in tried:
+                continue
+            tried.add(tile)
+            if tile not in holder or place(holder[tile], tried):
+                holder[tile] = slot
+                return True
+        return False
+
+    for slot in range(len(slots)):
+        if not place(slot, set()):
+            return None
+    hands = [0] * len(knowledge.groups)
+    for tile, slot in holder.items():
+        hands[slots[slot][0]] |= BIT[tile]
+    return hands
+
+
+def _unconstrained(observation: Observation) -> Knowledge:
+    table = observation.table
+    unseen = FULL_MASK & ~mask_of(observation.hand) & ~mask_of(table.line.tiles())
+    groups = tuple(
+        () if seat == observation.seat else (Group(table.hand_sizes[seat], 0),) for seat in range(table.seats)
+    )
+    return Knowledge(unseen, groups)
+
+
+def _popcount(mask: int) -> int:
+    return bin(mask).count("1")
+
+
+def _pick(mask: int, count: int, rng: random.Random) -> list[int]:
+    """``count`` tile indices chosen uniformly from ``mask``."""
+    return rng.sample(tiles_of(mask), count)
+
+
+def deal_hidden(knowledge: Knowledge, rng: random.Random) -> tuple[list[int], list[int]] | None:
+    """Hidden hands (masks, the observer's left 0) and the boneyard order; None on a dead end."""
+    seats = len(knowledge.groups)
+    slots = [
+        (_popcount(knowledge.unseen & ~group.forbidden), seat, group)
+        for seat in range(seats)
+        for group in knowledge.groups[seat]
+    ]
+    slots.sort(key=lambda slot: slot[0])  # most constrained first; stable, so deterministic
+    left = knowledge.unseen
+    hands = [0] * seats
+    for _, seat, group in slots:
+        allowed = left & ~group.forbidden
+        if _popcount(allowed) < group.size:
+            return None
+        for tile in _pick(allowed, group.size, rng):
+            hands[seat] |= BIT[tile]
+            left &= ~BIT[tile]
+    _mix(knowledge, hands, rng)
+    boneyard = tiles_of(knowledge.unseen & ~_all(hands))
+    rng.shuffle(boneyard)
+    return hands, boneyard
+
+
+def _all(hands: list[int]) -> int:
+    mask = 0
+    for hand in hands:
+        mask |= hand
+    return mask
+
+
+def _mix(knowledge: Knowledge, hands: list[int], rng: random.Random) -> None:
+    """Random valid swaps between two constrained seats (or one and the boneyard): a short Markov
+    chain whose stationary law is uniform over valid deals, to undo the greedy fill's bias."""
+    constrained = [seat for seat, groups in enumerate(knowledge.groups) if any(g.forbidden for g in groups)]
+    if not constrained or not all(_nested(groups) for groups in knowledge.groups):
+        return
+    limits = [_seat_limit(groups) for groups in knowledge.groups]
+    boneyard = knowledge.unseen & ~_all(hands)
+    owners = [seat for seat, groups in enumerate(knowledge.groups) if groups]
+    for _ in range(8 * len(constrained)):
+        first = constrained[int(rng.random() * len(constrained))]
+        second = owners[int(rng.random() * len(owners))] if rng.random() < 0.7 or not boneyard else -1
+        if second == first:
+            continue
+        first_tiles = tiles_of(hands[first])
+        second_tiles = tiles_of(boneyard if second < 0 else hands[second])
+        if not first_tiles or not second_tiles:
+            continue
+        give = first_tiles[int(rng.random() * len(first_tiles))]
+        take = second_tiles[int(rng.random() * len(second_tiles))]
+        new_first = hands[first] & ~BIT[give] | BIT[take]
+        if not _fits_groups(new_first, knowledge.groups[first], limits[first]):
+            continue
+        if second >= 0:
+            new_second = hands[second] & ~BIT[take] | BIT[give]
+            if not _fits_groups(new_second, knowledge.groups[second], limits[second]):
+                continue
+            hands[second] = new_second
+        else:
+            boneyard = boneyard & ~BIT[take] | BIT[give]
+        hands[first] = new_first
+
+
+def _nested(groups: tuple[Group, ...]) -> bool:
+    """Whether the groups' forbidden masks contain one another (always, except for a tile just drawn
+    by a seat that is to play, which must fit)."""
+    ordered = sorted((group.forbidden for group in groups), key=_popcount, reverse=True)
+    return all(wide & narrow == narrow for wide, narrow in itertools.pairwise(ordered))
+
+
+def _seat_limit(groups: tuple[Group, ...]) -> int:
+    """The tiles at least one group of the seat may hold."""
+    allowed = 0
+    for group in groups:
+        allowed |= FULL_MASK & ~group.forbidden
+    return allowed
+
+
+def _fits_groups(hand: int, groups: tuple[Group, ...], limit: int) -> bool:
+    """Whether ``hand`` can be split into the seat's groups (nested masks: fill the tightest first)."""
+    if hand & ~limit:
+        return False
+    if len(groups) == 1:
+        return True
+    left = hand
+    for group in sorted(groups, key=lambda g: -_popcount(g.forbidden)):
+        allowed = tiles_of(left & ~group.forbidden)
+        if len(allowed) < group.size:
+            return False
+        for tile in allowed[: group.size]:
+            left &= ~BIT[tile]
+    return True
+
+
+def sample_hidden(beliefs: Beliefs, rng: random.Random) -> tuple[list[int], list[int]]:
+    """A valid deal of the hidden tiles under one of the readings: hands (masks, the observer's
+    left 0) and the boneyard, first drawn first."""
+    readings = beliefs.readings
+    knowledge = readings[int(rng.random() * len(readings))] if len(readings) > 1 else readings[0]
+    for _ in range(6):
+        dealt = deal_hidden(knowledge, rng)
+        if dealt is not None:
+            return dealt
+    hands = _match_slots(knowledge, rng)
+    if hands is None:  # only for the unconstrained stand-in of an impossible history
+        knowledge = Knowledge(knowledge.unseen, tuple(tuple(Group(g.size, 0) for g in gs) for gs in knowledge.groups))
+        hands = _match_slots(knowledge, rng)
+        assert hands is not None  # sizes always add up
+    _mix(knowledge, hands, rng)
+    boneyard = tiles_of(knowledge.unseen & ~_all(hands))
+    rng.shuffle(boneyard)
+    return hands, boneyard
+
+
+def sample_world(observation: Observation, rng: random.Random, beliefs: Beliefs | None = None) -> World:
+    """One world that agrees with everything ``observation`` shows (pass ``beliefs`` to sample many)."""
+    if beliefs is None:
+        beliefs = beliefs_of(observation, rng)
+    hidden, boneyard = sample_hidden(beliefs, rng)
+    hands = tuple(
+        observation.hand if seat == observation.seat else tuple(ALL_TILES[t] for t in tiles_of(hidden[seat]))
+        for seat in range(observation.table.seats)
+    )
+    return World(hands, tuple(ALL_TILES[t] for t in boneyard))
+
+
+def trailing_passes(observation: Observation) -> int:
+    """Passes in a row since the last play: what :attr:`RoundState.passes` holds."""
+    passes = 0
+    for event in reversed(observation.table.history):
+        if type(event) is Played:
+            break
+        if type(event) is Passed:
+            passes += 1
+    return passes
+
+
+def draws_so_far(observation: Observation) -> tuple[int, ...]:
+    draws = [0] * observation.table.seats
+    for event in observation.table.history:
+        if type(event) is Drew:
+            draws[event.seat] += event.number
+    return tuple(draws)
+
+
+def determinize(observation: Observation, world: World) -> RoundState:
+    """The round as it would stand if ``world`` were true, built from public fields and the world only.
+
+    Its events are empty and its deal is the world itself (the original deal is not public);
+    it plays on exactly as the real round would with those hands and that boneyard.
+    """
+    table = observation.table
+    return RoundState(
+        rules=table.rules,
+        deal_=Deal(world.hands, world.boneyard, table.starter),
+        hands=world.hands,
+        boneyard=world.boneyard,
+        line=table.line,
+        turn=table.turn,
+        forced=observation.forced,
+        passes=trailing_passes(observation),
+        fives=table.fives,
+        draws=draws_so_far(observation),
+        events=(),
+        end=table.end,
+    )

@@ -1,0 +1,278 @@
+"""Pictures put together from sprites: the header of seats, the board, a hand, a round's result.
+
+Everything here takes plain values (names, counts, a layout, tiles) and draws
+RGB images; what may be shown to whom is decided before, in
+:mod:`renderer.pictures`, from the engine's public or private types.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from PIL import Image, ImageDraw
+
+from engine.line import Line
+from engine.tiles import Tile
+from renderer import sprites, theme
+from renderer.fonts import fit, text_font
+from renderer.layout import BoardLayout, lay_out
+from renderer.sprites import Look
+from renderer.theme import Colour, Sizes
+
+
+class SeatLabel(NamedTuple):
+    """What the header shows of one seat: all of it public."""
+
+    name: str
+    tiles: int
+    score: int | None  # shown in scored games
+    to_play: bool
+    you: bool  # the seat whose private view this is
+
+
+class Header(NamedTuple):
+    seats: tuple[SeatLabel, ...]
+    boneyard: int
+
+
+class Board(NamedTuple):
+    """A line laid out at a pixel scale chosen to fit."""
+
+    layout: BoardLayout
+    half: int  # pixels per half-unit
+    last: int | None  # index of the spot played last
+
+    @property
+    def height(self) -> int:
+        return self.layout.bounds.height * self.half
+
+
+def _write(canvas: Image.Image, x: int, y: int, text: str, size: int, colour: Colour, *, right: bool = False) -> int:
+    """Paste ``text`` with its left (or right) end at ``x`` and its middle at ``y``; returns its width."""
+    sprite = sprites.label(text, size, colour)
+    canvas.paste(sprite, (x - sprite.width if right else x, y - sprite.height // 2), sprite)
+    return sprite.width
+
+
+class HandTile(NamedTuple):
+    tile: Tile
+    look: Look
+    raised: bool
+
+
+def choose_board(line: Line, last: Tile | None, sizes: Sizes, max_height: int) -> Board:
+    """The line laid out with the biggest tiles whose board is at most ``max_height`` pixels tall."""
+    usable = sizes.width - 2 * sizes.pad
+    board: Board | None = None
+    for half in sizes.half_units:
+        half_width = usable // half // 2
+        layout = lay_out(line, half_width)
+        board = Board(layout, half, None if last is None else layout.spot_of(last))
+        if board.height <= max_height:
+            break
+    assert board is not None
+    return board
+
+
+def draw_board(canvas: Image.Image, board: Board, top: int, height: int) -> None:
+    """Paste the board's tiles and badges into ``canvas`` between ``top`` and ``top + height``."""
+    half = board.half
+    bounds = board.layout.bounds
+    left = (canvas.width - bounds.width * half) // 2 - bounds.x0 * half
+    top = top + (height - bounds.height * half) // 2 - bounds.y0 * half
+    for index, spot in enumerate(board.layout.spots):
+        look = Look.LAST if index == board.last else Look.PLAIN
+        sprite = sprites.tile(spot.first, spot.second, spot.vertical, half, look)
+        canvas.paste(sprite, (left + spot.rect.x0 * half, top + spot.rect.y0 * half), sprite)
+    size = 2 * half
+    inset = max(1, half // 10)
+    for badge in board.layout.badges:
+        sprite = sprites.badge(badge.value, size - 2 * inset)
+        canvas.paste(sprite, (left + badge.rect.x0 * half + inset, top + badge.rect.y0 * half + inset), sprite)
+
+
+def draw_header(canvas: Image.Image, header: Header, sizes: Sizes) -> None:
+    """The band of seat cards (name, tiles in hand, score; the seat to play marked) and the boneyard."""
+    draw = ImageDraw.Draw(canvas)
+    width, height, pad = sizes.width, sizes.header, sizes.pad
+    draw.rectangle((0, 0, width - 1, height - 1), fill=theme.HEADER)
+    gap = pad // 2
+    bone_width = round(width * 0.12)
+    seats = len(header.seats)
+    card_width = (width - 2 * pad - bone_width - gap * seats) // seats
+    card_height = height - 2 * gap
+    name_font = text_font(sizes.name_font)
+    icon = round(sizes.number_font * 0.95)
+    for seat, label in enumerate(header.seats):
+        x = pad + seat * (card_width + gap)
+        y = gap
+        if label.to_play:
+            box = sprites.card(card_width, card_height, theme.CARD_TURN, theme.TURN, max(2, sizes.width // 300))
+        else:
+            box = sprites.card(card_width, card_height, theme.CARD)
+        canvas.paste(box, (x, y), box)
+        inner = x + round(card_height * 0.16)
+        name_y = y + round(card_height * 0.3)
+        stats_y = y + round(card_height * 0.72)
+        if label.to_play:
+            mark = sprites.arrow(round(sizes.name_font * 0.7))
+            canvas.paste(mark, (inner, name_y - mark.height // 2), mark)
+            name_x = inner + mark.width + round(sizes.name_font * 0.3)
+        else:
+            name_x = inner
+        room = x + card_width - name_x - round(card_height * 0.12)
+        name = fit(label.name, name_font, room) if name_font is not None else ""
+        _write(canvas, name_x, name_y, name or f"#{seat + 1}", sizes.name_font, theme.TEXT)
+        tiles_icon = sprites.hand_icon(icon)
+        canvas.paste(tiles_icon, (inner, stats_y - icon // 2), tiles_icon)
+        count_x = inner + tiles_icon.width + round(icon * 0.3)
+        _write(canvas, count_x, stats_y, str(label.tiles), sizes.number_font, theme.TEXT)
+        if label.score is not None:
+            score_x = x + card_width - round(card_height * 0.16)
+            score_width = _write(canvas, score_x, stats_y, str(label.score), sizes.number_font, theme.TURN, right=True)
+            star = sprites.star(round(icon * 0.8))
+            canvas.paste(
+                star, (score_x - score_width - star.width - round(icon * 0.15), stats_y - star.height // 2), star
+            )
+        if label.you:
+            bar = max(3, sizes.width // 200)
+            left, right = x + card_height // 4, x + card_width - card_height // 4
+            draw.rectangle((left, y + card_height - bar - 2, right, y + card_height - 3), fill=theme.YOU)
+    x = width - pad - bone_width
+    box = sprites.card(bone_width, card_height, theme.HEADER, theme.TEXT_DIM, max(1, sizes.width // 540))
+    canvas.paste(box, (x, gap), box)
+    heap = sprites.boneyard_icon(icon)
+    middle = gap + card_height // 2
+    count = sprites.label(str(header.boneyard), sizes.number_font, theme.TEXT)
+    span = heap.width + round(icon * 0.3) + count.width
+    start = x + (bone_width - span) // 2
+    canvas.paste(heap, (start, middle - heap.height // 2), heap)
+    _write(canvas, start + heap.width + round(icon * 0.3), middle, str(header.boneyard), sizes.number_font, theme.TEXT)
+
+
+def hand_height(count: int, sizes: Sizes) -> int:
+    half = sizes.hand_half
+    rows = _hand_rows(count, sizes)
+    return sizes.pad + rows * (4 * half + round(half * 0.9)) + sizes.pad
+
+
+def _hand_rows(count: int, sizes: Sizes) -> int:
+    per_row = _hand_per_row(sizes)
+    return max(1, -(-count // per_row))
+
+
+def _hand_per_row(sizes: Sizes) -> int:
+    half = sizes.hand_half
+    gap = round(half * 0.5)
+    return max(1, (sizes.width - 2 * sizes.pad + gap) // (2 * half + gap))
+
+
+def draw_hand(canvas: Image.Image, hand: Sequence[HandTile], top: int, sizes: Sizes) -> None:
+    """One's own tiles standing in rows under the table; playable ones raised and outlined."""
+    height = hand_height(len(hand), sizes)
+    ImageDraw.Draw(canvas).rectangle((0, top, sizes.width - 1, top + height - 1), fill=theme.PANEL)
+    half = sizes.hand_half
+    gap = round(half * 0.5)
+    lift = round(half * 0.6)
+    per_row = _hand_per_row(sizes)
+    row_height = 4 * half + round(half * 0.9)
+    for start in range(0, len(hand), per_row):
+        row = hand[start : start + per_row]
+        row_width = len(row) * 2 * half + (len(row) - 1) * gap
+        x = (sizes.width - row_width) // 2
+        y = top + sizes.pad + (start // per_row) * row_height + round(half * 0.6)
+        for item in row:
+            sprite = sprites.tile(item.tile.high, item.tile.low, True, half, item.look)
+            canvas.paste(sprite, (x, y - (lift if item.raised else 0)), sprite)
+            x += 2 * half + gap
+
+
+class ResultRow(NamedTuple):
+    name: str
+    hand: tuple[Tile, ...]
+    pips: int
+    points: int  # scored in this round, during play and at its end
+    total: int | None  # the match's running total after the round
+    winner: bool
+
+
+def result_rows_height(rows: Sequence[ResultRow], sizes: Sizes) -> int:
+    return sum(_result_row_height(row, sizes) for row in rows) + sizes.pad
+
+
+def _result_half(sizes: Sizes) -> int:
+    return max(6, round(sizes.width * 0.016))
+
+
+def _result_columns(sizes: Sizes) -> tuple[int, int, int]:
+    """Where a result row's tiles start, how wide the name before them and the numbers after them are."""
+    name_width = round(sizes.width * 0.25)
+    numbers_width = round(sizes.width * 0.36)
+    return 2 * sizes.pad + name_width, name_width, numbers_width
+
+
+def _result_tiles_per_line(sizes: Sizes) -> int:
+    half = _result_half(sizes)
+    tiles_x, _, numbers_width = _result_columns(sizes)
+    room = sizes.width - sizes.pad - numbers_width - tiles_x
+    return max(1, (room + half // 2) // (2 * half + half // 2))
+
+
+def _result_row_height(row: ResultRow, sizes: Sizes) -> int:
+    half = _result_half(sizes)
+    lines = max(1, -(-len(row.hand) // _result_tiles_per_line(sizes)))
+    return max(round(sizes.width * 0.09), lines * (4 * half + half // 2) + 2 * (sizes.pad // 2) + half // 2)
+
+
+def draw_result_rows(canvas: Image.Image, rows: Sequence[ResultRow], top: int, sizes: Sizes) -> None:
+    """A row per seat: name (crowned if it won), the hand it was left with, its pips, its points."""
+    draw = ImageDraw.Draw(canvas)
+    width, pad = sizes.width, sizes.pad
+    height = result_rows_height(rows, sizes)
+    draw.rectangle((0, top, width - 1, top + height - 1), fill=theme.HEADER)
+    name_font = text_font(sizes.name_font)
+    half = _result_half(sizes)
+    per_line = _result_tiles_per_line(sizes)
+    tiles_x, name_width, _ = _result_columns(sizes)
+    y = top + pad // 2
+    for seat, row in enumerate(rows):
+        row_height = _result_row_height(row, sizes)
+        fill = theme.CARD_TURN if row.winner else theme.CARD
+        box = sprites.card(width - 2 * pad, row_height - pad // 2, fill)
+        canvas.paste(box, (pad, y), box)
+        middle = y + (row_height - pad // 2) // 2
+        x = pad + round(pad * 0.8)
+        if row.winner:
+            mark = sprites.crown(round(sizes.name_font * 0.8))
+            canvas.paste(mark, (x, middle - mark.height // 2), mark)
+            x += mark.width + round(pad * 0.4)
+        name = fit(row.name, name_font, pad + name_width - x) if name_font is not None else ""
+        _write(canvas, x, middle, name or f"#{seat + 1}", sizes.name_font, theme.TEXT)
+        lines = max(1, -(-len(row.hand) // per_line))
+        tiles_top = middle - (lines * (4 * half + half // 2) - half // 2) // 2
+        for index, tile in enumerate(row.hand):
+            line, column = divmod(index, per_line)
+            sprite = sprites.tile(tile.high, tile.low, True, half)
+            position = (tiles_x + column * (2 * half + half // 2), tiles_top + line * (4 * half + half // 2))
+            canvas.paste(sprite, position, sprite)
+        _draw_numbers(canvas, row, middle, sizes)
+        y += row_height
+
+
+def _draw_numbers(canvas: Image.Image, row: ResultRow, middle: int, sizes: Sizes) -> None:
+    """Right to left: the match total (if any), the round's points, the pips left in hand."""
+    width, pad, size = sizes.width, sizes.pad, sizes.number_font
+    column = round(width * 0.115)
+    right = width - 2 * pad
+    if row.total is not None:
+        total_width = _write(canvas, right, middle, str(row.total), size, theme.TEXT, right=True)
+        star = sprites.star(round(size * 0.75))
+        canvas.paste(star, (right - total_width - star.width - pad // 4, middle - star.height // 2), star)
+        right -= column + round(size * 0.4)
+    points_colour: Colour = theme.TURN if row.points > 0 else theme.TEXT_DIM
+    _write(canvas, right, middle, f"+{row.points}", size, points_colour, right=True)
+    right -= column
+    text_width = _write(canvas, right, middle, str(row.pips), size, theme.TEXT_DIM, right=True)
+    pip = sprites.dot(round(size * 0.45), theme.TEXT_DIM)
+    canvas.paste(pip, (right - text_width - pip.width - pad // 3, middle - pip.height // 2), pip)

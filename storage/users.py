@@ -1,0 +1,77 @@
+"""Users (and whether the bot may write to them privately) and chats (their settings)."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from storage.database import Database
+
+
+@dataclass(frozen=True)
+class UserRow:
+    id: int
+    name: str
+    username: str | None
+    language: str | None
+    private_ok: bool
+
+
+@dataclass(frozen=True)
+class ChatRow:
+    id: int
+    type: str
+    title: str | None
+    language: str | None
+    settings: dict[str, Any]
+
+
+class UserRepository:
+    def __init__(self, database: Database) -> None:
+        self._db = database
+
+    async def seen(self, user_id: int, name: str, username: str | None, language: str | None) -> None:
+        """Remember a user's current name (names change) without touching what else we know."""
+        async with self._db.transaction() as connection:
+            await connection.execute(
+                "INSERT INTO users (id, name, username, language, updated_at) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (id) DO UPDATE SET name = excluded.name, username = excluded.username,"
+                " language = COALESCE(users.language, excluded.language), updated_at = excluded.updated_at",
+                (user_id, name, username, language, time.time()),
+            )
+
+    async def set_private_ok(self, user_id: int, ok: bool) -> None:
+        async with self._db.transaction() as connection:
+            await connection.execute(
+                "UPDATE users SET private_ok = ?, updated_at = ? WHERE id = ?", (int(ok), time.time(), user_id)
+            )
+
+    async def get(self, user_id: int) -> UserRow | None:
+        async with self._db.connection.execute(
+            "SELECT id, name, username, language, private_ok FROM users WHERE id = ?", (user_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        if row is None:
+            return None
+        return UserRow(row[0], row[1], row[2], row[3], bool(row[4]))
+
+    async def chat_seen(self, chat_id: int, chat_type: str, title: str | None) -> None:
+        async with self._db.transaction() as connection:
+            await connection.execute(
+                "INSERT INTO chats (id, type, title, updated_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (id) DO UPDATE SET type = excluded.type, title = excluded.title,"
+                " updated_at = excluded.updated_at",
+                (chat_id, chat_type, title, time.time()),
+            )
+
+    async def get_chat(self, chat_id: int) -> ChatRow | None:
+        async with self._db.connection.execute(
+            "SELECT id, type, title, language, settings FROM chats WHERE id = ?", (chat_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        if row is None:
+            return None
+        return ChatRow(row[0], row[1], row[2], row[3], json.loads(row[4]))

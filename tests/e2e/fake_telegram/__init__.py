@@ -1,0 +1,46 @@
+"""A fake Telegram Bot API server for end-to-end tests of the bot.
+
+Modules, one job each:
+
+* ``spec``        the Bot API as data (``../shared/telegram/api.json`` or a built-in subset)
+* ``errors``      Telegram's error answers and their exact texts
+* ``formatting``  parse_mode (HTML, MarkdownV2, Markdown), trimming, entities, length counting
+* ``media``       uploaded photos and documents: Pillow checks, PhotoSize lists, file ids
+* ``validation``  parameters against the spec, and DESIGN.md's Telegram rules
+* ``state``       users, chats, members, messages, callback queries
+* ``shapes``      JSON of User, Chat, ChatFullInfo, Message, ChatMember
+* ``updates``     user actions as Update objects; the getUpdates long-polling queue
+* ``limits``      flood limits (429 retry_after) and fault injection
+* ``context``     one call as handlers see it; chat access rules
+* ``messaging``   send/edit/delete/chat action/answerCallbackQuery
+* ``bot_methods`` getMe, getChat*, commands, descriptions, menu button, webhook, getFile
+* ``transcript``  the transcript, violations, and their readable dump
+* ``server``      aiohttp routing and the request pipeline
+* ``fake``        :class:`FakeTelegram`, the API tests use
+"""
+
+from .errors import ApiError
+from .fake import Button, FakeTelegram, FakeTelegramError, MessageView
+from .limits import Faults, Limits
+from .spec import ApiSpec, builtin_spec, load_spec
+from .state import CallbackQuery, Chat, Message, User
+from .transcript import Entry, Violation
+
+__all__ = [
+    "ApiError",
+    "ApiSpec",
+    "Button",
+    "CallbackQuery",
+    "Chat",
+    "Entry",
+    "FakeTelegram",
+    "FakeTelegramError",
+    "Faults",
+    "Limits",
+    "Message",
+    "MessageView",
+    "User",
+    "Violation",
+    "builtin_spec",
+    "load_spec",
+]

@@ -1,0 +1,225 @@
+"""Updates: what users do, turned into real Update objects, and the getUpdates queue that serves them."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from . import errors
+from .errors import ApiError
+from .formatting import FormattedText, detect_entities, sort_entities
+from .shapes import chat_json, member_json, message_json, user_json
+from .state import ADMIN, CREATOR, LEFT, MEMBER, PRESENT, CallbackQuery, Chat, Message, User, World
+
+# Update types a bot gets when allowed_updates is empty or was never set.
+DEFAULT_EXCLUDED = frozenset({"chat_member", "message_reaction", "message_reaction_count"})
+LONG_POLL_MAX = 50
+
+
+@dataclass
+class PendingUpdate:
+    update_id: int
+    kind: str
+    payload: dict[str, Any]
+    callback_id: str | None = None
+
+    def json(self) -> dict[str, Any]:
+        return {"update_id": self.update_id, self.kind: self.payload}
+
+
+class UpdateQueue:
+    """getUpdates semantics: offset confirms, limit 1-100, long polling up to 50 s, one poller at a time."""
+
+    def __init__(self, first_id: int = 1000) -> None:
+        self.pending: list[PendingUpdate] = []
+        self.dropped: list[PendingUpdate] = []  # filtered out by allowed_updates
+        self.allowed: list[str] | None = None
+        self._next_id = first_id
+        self._wakeup = asyncio.Event()
+        self._poller = 0
+        self.stopping = False
+
+    def next_id(self) -> int:
+        update_id = self._next_id
+        self._next_id += 1
+        return update_id
+
+    def push(self, update: PendingUpdate) -> None:
+        self.pending.append(update)
+        self._wakeup.set()
+
+    def wake(self) -> None:
+        self._wakeup.set()
+
+    def _allowed(self, kind: str) -> bool:
+        if not self.allowed:
+            return kind not in DEFAULT_EXCLUDED
+        return kind in self.allowed
+
+    def _confirm(self, offset: int) -> None:
+        if offset > 0:
+            self.pending = [u for u in self.pending if u.update_id >= offset]
+        elif offset < 0:
+            self.pending = self.pending[offset:]
+
+    def _ready(self, limit: int) -> list[PendingUpdate]:
+        kept: list[PendingUpdate] = []
+        for update in self.pending:
+            if self._allowed(update.kind):
+                kept.append(update)
+            else:
+                self.dropped.append(update)
+        self.pending = kept
+        return kept[:limit]
+
+    async def get(self, offset: int, limit: int, timeout: int, allowed: list[str] | None) -> list[PendingUpdate]:
+        if allowed is not None:
+            self.allowed = list(allowed)
+        limit = min(max(limit, 1), 100)
+        timeout = min(max(timeout, 0), LONG_POLL_MAX)
+        self._poller += 1
+        me = self._poller
+        self._wakeup.set()  # an older poller, if any, learns it was replaced
+        await asyncio.sleep(0)
+        self._confirm(offset)
+        deadline = time.monotonic() + timeout
+        while True:
+            if self._poller != me:
+                raise ApiError(409, errors.GET_UPDATES_CONFLICT)
+            ready = self._ready(limit)
+            remaining = deadline - time.monotonic()
+            if ready or remaining <= 0 or self.stopping:
+                return ready
+            self._wakeup.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wakeup.wait(), remaining)
+
+
+class UpdateFactory:
+    """Builds the updates Telegram sends when users act, and stores the messages they create."""
+
+    def __init__(self, world: World, queue: UpdateQueue) -> None:
+        self.world = world
+        self.queue = queue
+
+    def _push(self, kind: str, payload: dict[str, Any], callback_id: str | None = None) -> PendingUpdate:
+        update = PendingUpdate(self.queue.next_id(), kind, payload, callback_id)
+        self.queue.push(update)
+        return update
+
+    def _store(
+        self,
+        chat: Chat,
+        user: User,
+        text: str | None,
+        *,
+        reply_to: int | None = None,
+        service: dict[str, Any] | None = None,
+    ) -> Message:
+        formatted = None
+        if text is not None:
+            formatted = FormattedText(text, sort_entities(detect_entities(text)))
+        message = Message(
+            chat_id=chat.id,
+            message_id=chat.new_message_id(),
+            sender_id=user.id,
+            date=self.world.now(),
+            sent_by_bot=False,
+            text=formatted,
+            reply_to=reply_to,
+            service=service or {},
+        )
+        chat.messages[message.message_id] = message
+        return message
+
+    def user_message(
+        self, user: User, chat: Chat, text: str, *, reply_to: int | None = None, deliver: bool = True
+    ) -> tuple[Message, PendingUpdate | None]:
+        """Store the message; push its update unless the bot would not get it (``deliver=False``)."""
+        message = self._store(chat, user, text, reply_to=reply_to)
+        if not deliver:
+            return message, None
+        return message, self._push("message", message_json(message, self.world))
+
+    def reaches_bot(self, chat: Chat, text: str, reply_to: int | None, *, privacy_mode: bool) -> bool:
+        """Whether Telegram delivers a group message to the bot.
+
+        The bot must be in the group.  With privacy mode on (BotFather's default) and the bot not an
+        admin, it gets only commands (``/cmd`` or ``/cmd@this_bot``), replies to its own messages and
+        messages that mention it.
+        """
+        if chat.bot_status not in PRESENT:
+            return False
+        if not privacy_mode or chat.bot_status in (ADMIN, CREATOR):
+            return True
+        username = (self.world.bot.username or "").lower()
+        command = re.match(r"/[A-Za-z0-9_]+(?:@([A-Za-z0-9_]+))?", text)
+        if command:
+            return command.group(1) is None or command.group(1).lower() == username
+        replied = chat.messages.get(reply_to) if reply_to is not None else None
+        if replied is not None and replied.sent_by_bot:
+            return True
+        return f"@{username}" in text.lower()
+
+    def service_message(self, user: User, chat: Chat, service: dict[str, Any]) -> tuple[Message, PendingUpdate]:
+        message = self._store(chat, user, None, service=service)
+        return message, self._push("message", message_json(message, self.world))
+
+    def my_chat_member(self, user: User, chat: Chat, old: str, new: str) -> PendingUpdate:
+        bot = self.world.bot
+        payload = {
+            "chat": chat_json(chat, self.world),
+            "from": user_json(user),
+            "date": self.world.now(),
+            "old_chat_member": member_json(chat, bot, old, self.world),
+            "new_chat_member": member_json(chat, bot, new, self.world),
+        }
+        return self._push("my_chat_member", payload)
+
+    def chat_member(self, actor: User, chat: Chat, member: User, old: str, new: str) -> PendingUpdate:
+        payload = {
+            "chat": chat_json(chat, self.world),
+            "from": user_json(actor),
+            "date": self.world.now(),
+            "old_chat_member": member_json(chat, member, old, self.world),
+            "new_chat_member": member_json(chat, member, new, self.world),
+        }
+        return self._push("chat_member", payload)
+
+    def callback_query(self, user: User, message: Message, data: str) -> CallbackQuery:
+        world = self.world
+        query = CallbackQuery(
+            id=world.new_callback_id(),
+            user_id=user.id,
+            chat_id=message.chat_id,
+            message_id=message.message_id,
+            data=data,
+            chat_instance=world.chat_instance(message.chat_id),
+            update_id=0,
+            created_at=time.monotonic(),
+        )
+        payload = {
+            "id": query.id,
+            "from": user_json(user),
+            "message": message_json(message, world),
+            "chat_instance": query.chat_instance,
+            "data": data,
+        }
+        world.callbacks[query.id] = query
+        query.update_id = self._push("callback_query", payload, query.id).update_id
+        return query
+
+    def bot_joined(self, actor: User, chat: Chat, *, created: bool) -> None:
+        """The bot is added to a group: my_chat_member, then the service message Telegram sends."""
+        self.my_chat_member(actor, chat, LEFT, MEMBER)
+        if created:
+            self.service_message(actor, chat, {"group_chat_created": True})
+        else:
+            bot = user_json(self.world.bot)
+            self.service_message(
+                actor, chat, {"new_chat_participant": bot, "new_chat_member": bot, "new_chat_members": [bot]}
+            )

@@ -1,0 +1,138 @@
+"""Worlds sampled for the ``hard`` player agree with everything its seat has seen."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from engine import ALL_TILES, PRESETS, Boneyard, Drew, Match, Observation, Passed, Played, Rules, Tile
+from engine.players.sampler import World, beliefs_of, determinize, sample_world
+
+CASES = [(preset, seats) for preset, rules in PRESETS.items() for seats in range(rules.min_seats, rules.max_seats + 1)]
+
+
+def random_position(rules: Rules, seats: int, rng: random.Random, plays: int) -> Match | None:
+    """A match after up to ``plays`` random moves, with a seat to play (None if the round ended)."""
+    game = Match.new(rules, seats, rng, None if rules.forced_lead else rng.randrange(seats))
+    for _ in range(plays):
+        if game.round.is_over:
+            return None
+        game = game.apply(rng.choice(game.round.legal_moves()))
+    return None if game.round.is_over else game
+
+
+def _holds_any(hand: tuple[Tile, ...], numbers: tuple[int, ...]) -> bool:
+    return any(tile.high in numbers or tile.low in numbers for tile in hand)
+
+
+def check_world(seen: Observation, world: World) -> None:
+    table = seen.table
+    assert world.hands[seen.seat] == seen.hand
+    assert [len(hand) for hand in world.hands] == list(table.hand_sizes)
+    assert len(world.boneyard) == table.boneyard_count
+    everything = [tile for hand in world.hands for tile in hand] + list(world.boneyard) + table.line.tiles()
+    assert sorted(everything) == sorted(ALL_TILES)
+    for seat in range(table.seats):
+        if seat == seen.seat:
+            continue
+        own = [event for event in table.history if event.seat == seat]
+        if table.rules.boneyard is Boneyard.NONE:
+            # Nobody ever draws: a number a seat once passed on is gone from its hand for good.
+            for event in own:
+                if type(event) is Passed:
+                    assert not _holds_any(world.hands[seat], event.ends), (event, world.hands[seat])
+        no_plays = [index for index, event in enumerate(own) if type(event) in (Drew, Passed)]
+        if no_plays:
+            last = no_plays[-1]
+            tail = own[last:]
+            # After its latest draw or pass (and the drawn tile it played at once, if any) the seat
+            # holds none of those ends' numbers; a seat about to play its drawn tile is the exception.
+            if not (type(tail[-1]) is Drew and table.turn == seat):
+                assert not _holds_any(world.hands[seat], own[last].ends), (own[last], world.hands[seat])
+
+
+@pytest.mark.parametrize(("preset", "seats"), CASES)
+def test_worlds_fit_what_the_seat_saw(preset: str, seats: int) -> None:
+    rng = random.Random(f"worlds {preset} {seats}")
+    rules = Rules.preset(preset)
+    checked = 0
+    while checked < 60:
+        game = random_position(rules, seats, rng, rng.randrange(0, 24))
+        if game is None:
+            continue
+        seen = game.observe(game.round.turn)
+        beliefs = beliefs_of(seen, rng)
+        for _ in range(10):
+            world = sample_world(seen, rng, beliefs)
+            check_world(seen, world)
+            state = determinize(seen, world)
+            # The determinized round is a real position: the same legal moves, and it plays on.
+            assert state.legal_moves() == seen.legal_moves()
+            assert state.drawable == seen.table.drawable
+            state.apply(state.legal_moves()[0])
+        checked += 1
+
+
+def test_the_same_seed_gives_the_same_world() -> None:
+    rng = random.Random(4)
+    game = random_position(Rules.preset("draw"), 3, rng, 9)
+    assert game is not None
+    seen = game.observe(game.round.turn)
+    assert sample_world(seen, random.Random(12)) == sample_world(seen, random.Random(12))
+
+
+def test_a_forced_lead_shows_which_doubles_were_not_dealt() -> None:
+    rules = Rules.preset("classic")
+    rng = random.Random(0)
+    found = 0
+    while found < 20:
+        game = Match.new(rules, 2, rng)
+        lead = game.round.forced
+        if lead is None or lead == Tile(1, 1) or not lead.is_double:
+            continue
+        game = game.apply(game.round.legal_moves()[0])
+        if game.round.is_over or any(type(event) is Drew for event in game.round.events):
+            continue
+        seen = game.observe(game.round.turn)
+        for _ in range(20):
+            world = sample_world(seen, rng)
+            other = world.hands[1 - seen.seat]
+            # The 1-1 leads if dealt, so a round led with another double had it in the boneyard.
+            assert Tile(1, 1) not in other
+        found += 1
+
+
+def test_unconstrained_tiles_spread_evenly() -> None:
+    rules = Rules.preset("draw")
+    game = Match.new(rules, 2, random.Random(3), first=0)
+    seen = game.observe(0)
+    rng = random.Random(9)
+    held = Counter[Tile]()
+    worlds = 3000
+    for _ in range(worlds):
+        held.update(sample_world(seen, rng).hands[1])
+    unseen = [tile for tile in ALL_TILES if tile not in seen.hand]
+    expected = worlds * 7 / len(unseen)
+    for tile in unseen:
+        assert abs(held[tile] - expected) < 0.12 * expected, (tile, held[tile], expected)
+
+
+def test_a_pass_in_block_rules_out_its_numbers() -> None:
+    rng = random.Random(21)
+    rules = Rules.preset("block")
+    seen_passes = 0
+    while seen_passes < 30:
+        game = random_position(rules, 2, rng, rng.randrange(4, 14))
+        if game is None:
+            continue
+        seen = game.observe(game.round.turn)
+        passes = [event for event in seen.table.history if type(event) is Passed and event.seat != seen.seat]
+        if not passes or not any(type(e) is Played for e in seen.table.history):
+            continue
+        for _ in range(10):
+            world = sample_world(seen, rng)
+            for event in passes:
+                assert not _holds_any(world.hands[event.seat], event.ends)
+        seen_passes += 1
