@@ -16,6 +16,7 @@ from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandSc
 from pydantic import ValidationError
 
 from bot.config import Settings
+from bot.health import beat
 from bot.middlewares import PeopleMiddleware
 from bot.outbox import Outbox
 from bot.presenter import Presenter
@@ -87,7 +88,9 @@ async def run(settings: Settings) -> None:
         await bot.set_my_commands(PRIVATE_COMMANDS, scope=BotCommandScopeAllPrivateChats())
         resumed = await service.resume()
         log.info("resumed %d running games", resumed)
+        heartbeat = asyncio.create_task(beat(), name="heartbeat")
         await dispatcher.start_polling(bot, polling_timeout=settings.polling_timeout, handle_signals=True)
+        heartbeat.cancel()
     finally:
         await service.close()
         await db.close()

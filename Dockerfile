@@ -1,0 +1,30 @@
+# The bot in a small image: Python 3.11 slim, DejaVu fonts for names on pictures, a non-root user.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends fonts-dejavu-core \
+    && rm -rf /var/lib/apt/lists/*
+
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY engine engine
+COPY renderer renderer
+COPY storage storage
+COPY bot bot
+RUN pip install . \
+    && useradd --create-home --uid 10001 dominoes \
+    && mkdir -p /data \
+    && chown dominoes:dominoes /data
+
+USER dominoes
+ENV DATABASE_URL=sqlite:////data/dominoes.sqlite3 \
+    HEARTBEAT_FILE=/tmp/dominoes-bot.heartbeat
+VOLUME ["/data"]
+
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 CMD ["python", "-m", "bot.health"]
+CMD ["dominoes-bot"]
