@@ -12,6 +12,7 @@ from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
+from aiogram.exceptions import TelegramNetworkError, TelegramUnauthorizedError
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from pydantic import ValidationError
 
@@ -82,7 +83,14 @@ async def run(settings: Settings) -> None:
     )
     dispatcher = build_dispatcher(db, service)
     try:
-        me = await bot.get_me()
+        try:
+            me = await bot.get_me()
+        except TelegramUnauthorizedError:
+            print("dominoes-bot: Telegram rejected BOT_TOKEN (401 Unauthorized)", file=sys.stderr)
+            raise SystemExit(2) from None
+        except TelegramNetworkError as error:
+            print(f"dominoes-bot: cannot reach {settings.telegram_api_url}: {error.message}", file=sys.stderr)
+            raise SystemExit(1) from None
         log.info("running as @%s", me.username)
         await bot.set_my_commands(GROUP_COMMANDS, scope=BotCommandScopeAllGroupChats())
         await bot.set_my_commands(PRIVATE_COMMANDS, scope=BotCommandScopeAllPrivateChats())

@@ -1,0 +1,71 @@
+"""Settings: a missing or malformed token is one clear line and exit status 2."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from bot.config import Settings
+from tests.conftest import REPO
+
+GOOD = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"
+
+
+def _run(env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot"],
+        env={"PATH": "/usr/bin:/bin", **env},
+        capture_output=True,
+        text=True,
+        cwd=cwd,  # an empty folder: no .env file
+        timeout=60,
+    )
+
+
+@pytest.mark.parametrize("token", [None, "", "abc", "123:short", "notdigits:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"])
+def test_bad_tokens_exit_2_with_one_line(token: str | None, tmp_path: Path) -> None:
+    env = {"PYTHONPATH": str(REPO)}
+    if token is not None:
+        env["BOT_TOKEN"] = token
+    result = _run(env, tmp_path)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "BOT_TOKEN" in lines[0]
+    assert "Traceback" not in result.stderr
+
+
+def test_an_unreachable_api_is_one_line_without_the_token(tmp_path: Path) -> None:
+    # Nothing listens on port 9 here, so this is the unreachable case: exit 1, one line, no token.
+    result = _run(
+        {
+            "PYTHONPATH": str(REPO),
+            "BOT_TOKEN": GOOD,
+            "TELEGRAM_API_URL": "http://127.0.0.1:9",
+            "DATABASE_URL": "sqlite:///:memory:",
+        },
+        tmp_path,
+    )
+    assert result.returncode == 1
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert GOOD.split(":")[1] not in result.stderr
+
+
+def test_defaults_and_validation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BOT_TOKEN", GOOD)
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert settings.database_url == "sqlite:///data/dominoes.sqlite3"
+    assert settings.telegram_api_url == "https://api.telegram.org"
+    monkeypatch.setenv("TELEGRAM_API_URL", "ftp://example")
+    with pytest.raises(ValidationError):
+        Settings(_env_file=None)  # type: ignore[call-arg]
+    monkeypatch.setenv("TELEGRAM_API_URL", "http://127.0.0.1:8081/")
+    monkeypatch.setenv("LOG_LEVEL", "debug")
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert settings.telegram_api_url == "http://127.0.0.1:8081"
+    assert settings.log_level == "DEBUG"
+    assert GOOD not in repr(settings)
