@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import dataclasses
 import importlib.metadata
 import io
 import platform
@@ -50,24 +49,14 @@ if sys.path and Path(sys.path[0] or ".").resolve() == _HERE:
     # would be found as `engine`; look for the engine package in the repository root instead.
     sys.path[0] = str(_HERE.parent)
 
-from engine import RoundState, Rules, Starter  # noqa: E402
+from engine import RoundState, Rules  # noqa: E402
+from engine.rules import ANCHORS  # noqa: E402
 
-BLOCK_2X7 = dataclasses.replace(
-    Rules.preset("block"), id="block-2x7", min_seats=2, max_seats=2, hand_sizes={2: 7}, targets={}
-)
-"""OpenSpiel's game as our rules (the same value as ``tests/engine/anchors.py``); seat 0 leads."""
+BLOCK_2X7 = ANCHORS["block-2x7"]
+"""OpenSpiel's ``python_block_dominoes`` as one of our rules values (seat 0 leads: ``first=0``)."""
 
-BLOCK_4X7 = dataclasses.replace(
-    Rules.preset("block"),
-    id="block-4x7",
-    min_seats=4,
-    max_seats=4,
-    hand_sizes={4: 7},
-    starter=Starter.HIGHEST,
-    auto_lead=True,
-    targets={},
-)
-"""The ``dominoes`` package's game as our rules (the same value as ``tests/engine/anchors.py``)."""
+BLOCK_4X7 = ANCHORS["block-4x7"]
+"""PyPI ``dominoes``' game as one of our rules values."""
 
 PlayOne = Callable[[], int]
 """Plays one random game and returns the number of tiles played in it."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 
@@ -207,6 +207,30 @@ PRESETS: Mapping[str, Rules] = MappingProxyType(
                 round_scoring=RoundScoring.OTHERS_MINUS_OWN,
                 fish_tie=FishTie.DRAW,
                 targets={2: 100},
+            ),
+        )
+    }
+)
+
+# The games of two independent engines, as values of the same type: the differential tests and
+# the benchmarks compare ours against them. Not offered to players.
+ANCHORS: Mapping[str, Rules] = MappingProxyType(
+    {
+        rules.id: rules
+        for rules in (
+            # OpenSpiel's python_block_dominoes: 7 tiles each, 14 untouched; seat 0 leads any tile
+            # (the match starter with first=0), one round.
+            replace(PRESETS["block"], id="block-2x7", min_seats=2, max_seats=2, hand_sizes={2: 7}, targets={}),
+            # PyPI dominoes: all 28 tiles dealt, the 6-6 holder leads it (placed by itself), one round.
+            replace(
+                PRESETS["block"],
+                id="block-4x7",
+                min_seats=4,
+                max_seats=4,
+                hand_sizes={4: 7},
+                starter=Starter.HIGHEST,
+                auto_lead=True,
+                targets={},
             ),
         )
     }

@@ -16,13 +16,13 @@ This module imports neither foreign package, so that it can be collected
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import random
 from collections.abc import Sequence
 
-from engine import ENDS, Line, Move, Passed, Played, RoundState, Rules, Starter, Tile
+from engine import ENDS, Line, Move, Passed, Played, RoundState, Tile
 from engine.events import Event
+from engine.rules import ANCHORS
 
 GAMES = int(os.environ.get("ANCHOR_GAMES", "1000"))
 """Seeded random games per foreign engine (``ANCHOR_GAMES=100000`` for a long local hunt)."""
@@ -30,27 +30,11 @@ GAMES = int(os.environ.get("ANCHOR_GAMES", "1000"))
 CHUNK = 100
 """Seeds per test case, so that a failure names a small range and the rest still run."""
 
-BLOCK_4X7 = dataclasses.replace(
-    Rules.preset("block"),
-    id="block-4x7",
-    min_seats=4,
-    max_seats=4,
-    hand_sizes={4: 7},
-    starter=Starter.HIGHEST,  # all 28 tiles are dealt, so the highest double is always 6-6
-    auto_lead=True,  # dominoes.Game.new(starting_domino=6-6) places the lead itself
-    targets={},  # one round: dominoes plays single games
-)
-"""PyPI ``dominoes``: 4 seats, 7 tiles each (the whole set), block, the 6-6 holder leads 6-6."""
+BLOCK_2X7 = ANCHORS["block-2x7"]
+"""OpenSpiel's ``python_block_dominoes`` as one of our rules values (seat 0 leads: ``first=0``)."""
 
-BLOCK_2X7 = dataclasses.replace(
-    Rules.preset("block"),
-    id="block-2x7",
-    min_seats=2,
-    max_seats=2,
-    hand_sizes={2: 7},
-    targets={},  # one round; the match starter with first=0 is OpenSpiel's fixed first seat
-)
-"""OpenSpiel ``python_block_dominoes``: 2 seats, 7 tiles each, 14 untouched, seat 0 leads any tile."""
+BLOCK_4X7 = ANCHORS["block-4x7"]
+"""PyPI ``dominoes``' game as one of our rules values."""
 
 
 def seed_chunks(games: int = GAMES, chunk: int = CHUNK) -> list[range]:
