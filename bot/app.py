@@ -8,11 +8,13 @@ import logging
 import sys
 
 from aiogram import Bot, Dispatcher
+from aiogram import methods as aiogram_methods
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramNetworkError, TelegramUnauthorizedError
+from aiogram.methods.base import Response
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from pydantic import ValidationError
 
@@ -38,6 +40,28 @@ PRIVATE_COMMANDS = [
     BotCommand(command="rules", description="The rule sets"),
     BotCommand(command="help", description="How to play"),
 ]
+
+
+# The Bot API methods called on every move.
+HOT_METHODS = (
+    aiogram_methods.GetUpdates,
+    aiogram_methods.AnswerCallbackQuery,
+    aiogram_methods.SendMessage,
+    aiogram_methods.SendPhoto,
+    aiogram_methods.EditMessageMedia,
+    aiogram_methods.EditMessageText,
+    aiogram_methods.EditMessageReplyMarkup,
+    aiogram_methods.DeleteMessage,
+)
+
+
+def keep_response_models() -> list[object]:
+    """Build aiogram's ``Response[T]`` model of every Bot API method once and keep it.
+
+    aiogram asks for ``Response[method.__returning__]`` on every call; pydantic keeps such
+    generic models only weakly, and rebuilding one under load costs milliseconds per call.
+    """
+    return [Response[method.__returning__] for method in HOT_METHODS]  # type: ignore[name-defined]
 
 
 def load_settings() -> Settings:
@@ -67,6 +91,7 @@ def build_dispatcher(db: Database, service: GameService) -> Dispatcher:
 
 
 async def run(settings: Settings) -> None:
+    response_models = keep_response_models()  # noqa: F841 - held for the life of the bot
     db = await Database.open(settings.database_url)
     session = AiohttpSession(api=TelegramAPIServer.from_base(settings.telegram_api_url))
     bot = Bot(

@@ -41,8 +41,7 @@ class PeopleMiddleware(BaseMiddleware):
                     await self.db.users.set_private_ok(user.id, True)
                 else:
                     await self.db.users.chat_seen(event.chat.id, event.chat.type, event.chat.title)
-            row = await self.db.users.get(user.id)
-            data["person"] = Person(user.id, name, private_ok=bool(row and row.private_ok))
+            data["person"] = Person(user.id, name, private_ok=await self.db.users.private_ok(user.id))
         elif isinstance(event, CallbackQuery):
             data["person"] = None
         return await handler(event, data)

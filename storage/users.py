@@ -30,11 +30,19 @@ class ChatRow:
 
 
 class UserRepository:
+    """Users and chats. Every write goes through here, so the small caches below stay true
+    within this process (they spare a database round trip on every message and tap)."""
+
     def __init__(self, database: Database) -> None:
         self._db = database
+        self._seen: dict[int, tuple[str, str | None, str | None]] = {}
+        self._private_ok: dict[int, bool] = {}
 
     async def seen(self, user_id: int, name: str, username: str | None, language: str | None) -> None:
         """Remember a user's current name (names change) without touching what else we know."""
+        if self._seen.get(user_id) == (name, username, language):
+            return
+        self._seen[user_id] = (name, username, language)
         async with self._db.transaction() as connection:
             await connection.execute(
                 "INSERT INTO users (id, name, username, language, updated_at) VALUES (?, ?, ?, ?, ?)"
@@ -44,10 +52,21 @@ class UserRepository:
             )
 
     async def set_private_ok(self, user_id: int, ok: bool) -> None:
+        if self._private_ok.get(user_id) == ok:
+            return
+        self._private_ok[user_id] = ok
         async with self._db.transaction() as connection:
             await connection.execute(
                 "UPDATE users SET private_ok = ?, updated_at = ? WHERE id = ?", (int(ok), time.time(), user_id)
             )
+
+    async def private_ok(self, user_id: int) -> bool:
+        """Whether the bot may write to this user privately (they started it and did not block it)."""
+        known = self._private_ok.get(user_id)
+        if known is None:
+            user = await self.get(user_id)
+            known = self._private_ok[user_id] = bool(user and user.private_ok)
+        return known
 
     async def get(self, user_id: int) -> UserRow | None:
         async with self._db.connection.execute(
