@@ -22,6 +22,7 @@ from bot.config import Settings
 from bot.health import beat
 from bot.middlewares import PeopleMiddleware
 from bot.outbox import Outbox
+from bot.pictures import PictureMaker
 from bot.presenter import Presenter
 from bot.routers import all_routers
 from bot.service import GameService
@@ -100,9 +101,11 @@ async def run(settings: Settings) -> None:
         default=DefaultBotProperties(parse_mode=ParseMode.HTML),
     )
     outbox = Outbox(bot)
+    pictures = PictureMaker(settings.render_workers)
+    pictures.start()
     service = GameService(
         db,
-        Presenter(db, outbox),
+        Presenter(db, outbox, pictures),
         group_delay=settings.computer_delay,
         private_delay=settings.private_computer_delay,
     )
@@ -126,6 +129,7 @@ async def run(settings: Settings) -> None:
         heartbeat.cancel()
     finally:
         await service.close()
+        pictures.close()
         await db.close()
         await session.close()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 
 from pydantic import Field, SecretStr, field_validator
@@ -20,6 +21,12 @@ class Settings(BaseSettings):
     log_level: str = Field(default="INFO")
     computer_delay: float = Field(default=1.2, ge=0, le=10, description="seconds between computer moves in groups")
     private_computer_delay: float = Field(default=0.7, ge=0, le=10, description="the same in private games")
+    render_workers: int = Field(
+        default_factory=lambda: min(2, os.cpu_count() or 1),
+        ge=0,
+        le=16,
+        description="processes that draw pictures; 0 draws in a thread of the bot's own process",
+    )
     polling_timeout: int = Field(default=30, ge=0, le=50, description="long-polling timeout in seconds")
 
     @field_validator("bot_token")

@@ -8,24 +8,24 @@ turn comes to a player) and edits the rest in place.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from dataclasses import replace
 
 from bot import views
 from bot.outbox import Outbox, Unreachable
+from bot.pictures import PictureMaker
 from bot.tables import Game, HandMessage, TableDoc, remember, turn_key
-from engine import Match, RoundState
-from renderer import RoundResult, render_private, render_result, render_table
+from engine import Match
 from storage import Database, GameStatus
 
 log = logging.getLogger(__name__)
 
 
 class Presenter:
-    def __init__(self, db: Database, outbox: Outbox) -> None:
+    def __init__(self, db: Database, outbox: Outbox, pictures: PictureMaker) -> None:
         self.db = db
         self.outbox = outbox
+        self.pictures = pictures
 
     async def save_doc(self, game: Game, doc: TableDoc, status: GameStatus | None = None) -> Game:
         row = await self.db.games.save(game.row, data=doc.to_json(), status=status)
@@ -51,7 +51,7 @@ class Presenter:
             if round_index < doc.results_posted:
                 continue
             state = match.rounds[round_index]
-            picture = await asyncio.to_thread(_result_picture, state, doc.names())
+            picture = await self.pictures.result(state, doc.names())
             caption = views.result_caption(game, match, round_index)
             await self.outbox.send_photo(game.row.chat_id, picture[0], picture[1], caption)
             doc = replace(doc, results_posted=round_index + 1)
@@ -60,7 +60,7 @@ class Presenter:
 
     async def _sync_board(self, game: Game, match: Match) -> Game:
         doc = game.doc
-        picture = await asyncio.to_thread(_table_picture, match, doc.names())
+        picture = await self.pictures.table(match, doc.names())
         caption = views.board_caption(game, match)
         markup = None if match.is_over else views.board_markup(game)
         current_round = len(match.rounds) - 1
@@ -70,9 +70,17 @@ class Presenter:
         message_id = await self.outbox.send_photo(game.row.chat_id, *picture, caption, markup)
         if message_id is None:
             return game
-        if board is not None:
-            await self.outbox.delete(game.row.chat_id, board)
+        # The board it replaces (of this round, or of the round just ended, whose result message
+        # now shows its final table) goes, so that no stale "to play" and "My hand" stay behind.
+        if doc.board_message is not None:
+            await self.outbox.delete(game.row.chat_id, doc.board_message)
         return await self.save_doc(game, replace(doc, board_message=message_id, board_round=current_round))
+
+    async def sync_hand(self, game: Game, seat: int, user_id: int) -> Game:
+        """Bring one player's hand message up to date, and nothing else."""
+        if game.match is None:
+            return game
+        return await self._sync_hand(game, game.match, seat, user_id)
 
     async def _sync_hand(self, game: Game, match: Match, seat: int, user_id: int) -> Game:
         doc = game.doc
@@ -80,7 +88,7 @@ class Presenter:
         key = turn_key(match)
         my_turn = not state.is_over and state.turn == seat
         current = doc.hands.get(seat)
-        picture = await asyncio.to_thread(_private_picture, match, seat, doc.names())
+        picture = await self.pictures.private(match, seat, doc.names())
         caption = views.hand_caption(game, match, seat)
         markup = views.hand_markup(game, match, seat)
         round_prefix = f"{len(match.rounds) - 1}:"
@@ -121,18 +129,3 @@ class Presenter:
         if old is not None and game.doc.hands.get(seat) != old:
             await self.outbox.delete(user_id, old.message_id)
         return game
-
-
-def _table_picture(match: Match, names: list[str]) -> tuple[bytes, str]:
-    picture = render_table(match.table(), names)
-    return picture.data, picture.filename
-
-
-def _private_picture(match: Match, seat: int, names: list[str]) -> tuple[bytes, str]:
-    picture = render_private(match.observe(seat), names)
-    return picture.data, picture.filename
-
-
-def _result_picture(state: RoundState, names: list[str]) -> tuple[bytes, str]:
-    picture = render_result(RoundResult.of(state), names)
-    return picture.data, picture.filename

@@ -8,13 +8,16 @@ A preset is one value of :class:`Rules`; a house rule is a new value, not new co
 >>> custom = dataclasses.replace(Rules.preset("block"), id="block7", hand_sizes={2: 7, 3: 7, 4: 7})
 >>> custom.hand_size(4)
 7
+>>> import pickle
+>>> pickle.loads(pickle.dumps(custom)) == custom
+True
 """
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 
 
@@ -92,6 +95,13 @@ class Rules:
     def __hash__(self) -> int:
         return hash(self.id)
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # Mapping proxies do not pickle; plain dicts do, and __post_init__ freezes them again.
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        values["hand_sizes"] = dict(self.hand_sizes)
+        values["targets"] = dict(self.targets)
+        return (_rules_from_fields, (values,))
+
     @staticmethod
     def preset(preset_id: str) -> Rules:
         try:
@@ -125,6 +135,10 @@ class Rules:
         """Points that end a match, or None for a single-round game."""
         self.check_seats(seats)
         return self.targets.get(seats)
+
+
+def _rules_from_fields(values: dict[str, object]) -> Rules:
+    return Rules(**values)  # type: ignore[arg-type]
 
 
 _SEVEN_THEN_FIVE = {2: 7, 3: 5, 4: 5}

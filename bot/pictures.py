@@ -1,0 +1,96 @@
+"""Drawing the pictures away from the event loop.
+
+Rendering is the bot's heaviest work (a few milliseconds a picture, several pictures a
+move). Worker processes do it, so that it uses the machine's other cores and never holds
+the interpreter lock that the event loop needs to answer taps; with ``workers=0`` it runs
+in a thread instead (tests, tiny machines). A worker that dies is replaced and the
+picture drawn again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import NamedTuple, TypeVar
+
+from engine import Match, Observation, RoundState, Table
+from renderer import RoundResult, render_private, render_result, render_table
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+class Photo(NamedTuple):
+    data: bytes
+    filename: str
+
+
+def draw_table(table: Table, names: Sequence[str]) -> Photo:
+    picture = render_table(table, names)
+    return Photo(picture.data, picture.filename)
+
+
+def draw_private(observation: Observation, names: Sequence[str]) -> Photo:
+    picture = render_private(observation, names)
+    return Photo(picture.data, picture.filename)
+
+
+def draw_result(state: RoundState, names: Sequence[str]) -> Photo:
+    picture = render_result(RoundResult.of(state), names)
+    return Photo(picture.data, picture.filename)
+
+
+def _warm_up() -> None:
+    """Draw once, so that the worker's sprite cache is filled before the first real move."""
+    import random
+
+    from engine import Rules
+
+    match = Match.new(Rules.preset("fives"), 2, random.Random(0))
+    draw_private(match.observe(0), ["a", "b"])
+    draw_table(match.table(), ["a", "b"])
+
+
+class PictureMaker:
+    """Draws the pictures of a game: only public views for the group, one seat's view for its hand."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool: Executor | None = None
+
+    def start(self) -> None:
+        if self.workers > 0 and self._pool is None:
+            # "spawn": a fresh interpreter, not a fork of a process that runs threads and sockets.
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            for _ in range(self.workers):
+                self._pool.submit(_warm_up)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    async def _run(self, draw: Callable[..., T], *args: object) -> T:
+        if self._pool is None:
+            return await asyncio.to_thread(draw, *args)
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._pool, draw, *args)
+        except BrokenProcessPool:
+            log.warning("a picture worker died; starting new ones")
+            self.close()
+            self.start()
+            return await asyncio.to_thread(draw, *args)
+
+    async def table(self, match: Match, names: Sequence[str]) -> Photo:
+        return await self._run(draw_table, match.table(), list(names))
+
+    async def private(self, match: Match, seat: int, names: Sequence[str]) -> Photo:
+        return await self._run(draw_private, match.observe(seat), list(names))
+
+    async def result(self, state: RoundState, names: Sequence[str]) -> Photo:
+        return await self._run(draw_result, state, list(names))
