@@ -150,14 +150,22 @@ class RoundState(NamedTuple):
 
     @staticmethod
     def deal(rules: Rules, seats: int, rng: random.Random, first: int | None = None) -> RoundState:
-        """Shuffle with ``rng`` and deal; ``first`` names the leader for the match starter (random if None)."""
+        """Shuffle with ``rng`` and deal; ``first`` names the leader for the match starter (random if None).
+
+        Where the rules name the leader (a forced lead), ``first`` is not used.
+        """
         size = rules.hand_size(seats)
         tiles = list(ALL_TILES)
         rng.shuffle(tiles)
-        hands = [tiles[i * size : (i + 1) * size] for i in range(seats)]
-        if rules.starter is Starter.MATCH and first is None:
+        hands = tuple(tuple(tiles[i * size : (i + 1) * size]) for i in range(seats))
+        forced_lead = find_starter(rules, hands)
+        if forced_lead is not None:
+            return _begin(rules, hands, tuple(tiles[seats * size :]), *forced_lead)
+        if first is None:
             first = rng.randrange(seats)
-        return RoundState.start(rules, hands, tiles[seats * size :], first)
+        elif not 0 <= first < seats:
+            raise DealError(f"first seat {first} is not one of the {seats} seats")
+        return _begin(rules, hands, tuple(tiles[seats * size :]), first, None)
 
     @staticmethod
     def start(
@@ -195,22 +203,7 @@ class RoundState(NamedTuple):
             if first is not None and first != forced_lead[0]:
                 raise WrongFirstError(f"seat {forced_lead[0]} leads {forced_lead[1]} under the rules, not seat {first}")
             first, forced = forced_lead
-        frozen_hands = tuple(tuple(hand) for hand in hands)
-        zeros = (0,) * seats
-        return RoundState(
-            rules=rules,
-            deal_=Deal(frozen_hands, tuple(boneyard), first),
-            hands=frozen_hands,
-            boneyard=tuple(boneyard),
-            line=EMPTY_LINE,
-            turn=first,
-            forced=forced,
-            passes=0,
-            fives=zeros,
-            draws=zeros,
-            events=(),
-            end=None,
-        )
+        return _begin(rules, tuple(tuple(hand) for hand in hands), tuple(boneyard), first, forced)
 
     # --- reading --------------------------------------------------------------------
 
@@ -331,6 +324,16 @@ class RoundState(NamedTuple):
         return _advance(
             rules, self.deal_, hands, self.boneyard, line, (seat + 1) % len(hands), fives, self.draws, events
         )
+
+
+def _begin(
+    rules: Rules, hands: tuple[tuple[Tile, ...], ...], boneyard: tuple[Tile, ...], first: int, forced: Tile | None
+) -> RoundState:
+    """A round at its start, from a deal already known to be whole."""
+    zeros = (0,) * len(hands)
+    return _new_state(
+        rules, Deal(hands, boneyard, first), hands, boneyard, EMPTY_LINE, first, forced, 0, zeros, zeros, (), None
+    )
 
 
 # Building the tuple directly skips NamedTuple's keyword handling on the hot path.
