@@ -12,6 +12,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -22,6 +25,7 @@ from renderer import RoundResult, render_private, render_result, render_table
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+PARENT_CHECK = 1.0  # seconds between a worker's looks at whether the bot still runs
 
 
 class Photo(NamedTuple):
@@ -55,6 +59,22 @@ def _warm_up() -> None:
     draw_table(match.table(), ["a", "b"])
 
 
+def _exit_with_parent(parent: int) -> None:
+    """In a worker: end when the bot is gone.
+
+    A worker waits on a queue that it holds both ends of, so it never sees the bot die; after
+    a SIGKILL or an out-of-memory kill it would stay forever. A watcher thread ends it once it
+    has been handed to another parent.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
 class PictureMaker:
     """Draws the pictures of a game: only public views for the group, one seat's view for its hand."""
 
@@ -65,7 +85,12 @@ class PictureMaker:
     def start(self) -> None:
         if self.workers > 0 and self._pool is None:
             # "spawn": a fresh interpreter, not a fork of a process that runs threads and sockets.
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_exit_with_parent,
+                initargs=(os.getpid(),),
+            )
             for _ in range(self.workers):
                 self._pool.submit(_warm_up)
 

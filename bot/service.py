@@ -157,7 +157,9 @@ class GameService:
             row = await self.db.games.save(game.row, status=GameStatus.CANCELLED)
             return Game(row, game.doc, None)
 
-    async def start(self, game_id: int, person: Person) -> Game:
+    async def start(self, game_id: int, person: Person, *, show: bool = True) -> Game:
+        """Fill the free seats with computers and deal.  With ``show=False`` it only commits (a
+        refusal raises before anything changes); call :meth:`show` once the tap is answered."""
         async with self.locked(game_id) as game:
             self._require_lobby(game)
             self._require_creator(game, person)
@@ -172,6 +174,10 @@ class GameService:
                     seats[index] = Seat(computer_name(computers, DEFAULT_LEVEL), level=DEFAULT_LEVEL)
             game = Game(game.row, replace(doc, seats=tuple(seats)), None)
             game = await self._deal_first(game)
+        return await self._after_change(game) if show else game
+
+    async def show(self, game: Game) -> Game:
+        """Bring a committed change to Telegram and let the computers move."""
         return await self._after_change(game)
 
     async def open_solo(self, chat_id: int, person: Person, preset: str, opponents: int) -> Game:
@@ -202,8 +208,10 @@ class GameService:
         rules = Rules.preset(game.row.preset)
         match = Match.new(rules, len(game.doc.seats), _dealer())
         match, moves = _auto_moves(match)
+        # The forced lead alone can end the game: nobody can follow it (a quickblock fish).
+        status = GameStatus.FINISHED if match.is_over else GameStatus.PLAYING
         doc = replace(game.doc, record=record_of(match))
-        row = await self.db.games.save(game.row, status=GameStatus.PLAYING, data=doc.to_json(), moves=moves)
+        row = await self.db.games.save(game.row, status=status, data=doc.to_json(), moves=moves)
         remember(row, match)
         return Game(row, doc, match)
 
@@ -242,14 +250,12 @@ class GameService:
         match = game.match.apply(move, seat=seat)
         round_index = len(match.rounds) - 1
         moves = [_log(round_index, match, by_computer)]
-        status = GameStatus.PLAYING
-        if match.round.is_over:
-            if match.is_over:
-                status = GameStatus.FINISHED
-            else:
-                match = match.deal_next(_dealer())
-                match, more = _auto_moves(match)
-                moves += more
+        if match.round.is_over and not match.is_over:
+            match = match.deal_next(_dealer())
+            match, more = _auto_moves(match)
+            moves += more
+        # Decided last: the next round's forced lead can end the round, and the match, by itself.
+        status = GameStatus.FINISHED if match.is_over else GameStatus.PLAYING
         doc = replace(game.doc, record=record_of(match))
         row = await self.db.games.save(game.row, status=status, data=doc.to_json(), moves=moves)
         remember(row, match)
@@ -323,10 +329,14 @@ class GameService:
             await self.presenter.resend_hand(game, seat, user_id)
 
     async def refresh_hand(self, game_id: int, user_id: int) -> None:
-        """Redraw a player's hand where it is (after a stale tap or a "back")."""
+        """Redraw a player's hand where it is (after a stale tap or a "back").
+
+        Only that hand: the board and the other hands have not changed, and every edit in a
+        group spends its budget of about 20 a minute."""
         async with self.locked(game_id) as game:
-            if game.match is not None and game.doc.seat_of(user_id) is not None:
-                await self.presenter.sync(game)
+            seat = game.doc.seat_of(user_id)
+            if game.match is not None and seat is not None:
+                await self.presenter.sync_hand(game, seat, user_id)
 
     async def resume(self) -> int:
         """After a restart: bring every running game's messages up to date and wake its computers."""
@@ -362,12 +372,18 @@ def _dealer() -> random.Random:
 
 
 def _auto_moves(match: Match) -> tuple[Match, list[MoveLog]]:
-    """Place a forced lead that the rules place by themselves (quickblock, duel, hundred)."""
+    """Place a forced lead that the rules place by themselves (quickblock, duel, hundred).
+
+    When nobody can follow it, that lead ends the round by itself: then the next round is
+    dealt (and led) here too, so a game is never left with a finished round and nobody to move.
+    """
     moves: list[MoveLog] = []
-    auto = match.round.auto_move()
-    if auto is not None:
+    while (auto := match.round.auto_move()) is not None:
         match = match.apply(auto)
         moves.append(_log(len(match.rounds) - 1, match, True))
+        if not match.round.is_over or match.is_over:
+            break
+        match = match.deal_next(_dealer())
     return match, moves
 
 

@@ -5,12 +5,20 @@ from __future__ import annotations
 import logging
 
 from aiogram import Router
-from aiogram.types import ErrorEvent
+from aiogram.types import CallbackQuery, ErrorEvent
 
 from bot import texts
 
 router = Router(name="errors")
 log = logging.getLogger(__name__)
+
+
+@router.callback_query()
+async def unknown_button(query: CallbackQuery) -> None:
+    """A tap no other handler took (callback data from an old keyboard, or forged): say so.
+
+    Telegram keeps the spinner on the button until a tap is answered."""
+    await query.answer(texts.alert("broken"), show_alert=True)
 
 
 @router.error()

@@ -77,8 +77,11 @@ async def lobby_tap(
         elif action == "cancel":
             game = await service.cancel(callback_data.game, person)
         elif action == "start":
+            # Deal and commit first, so that a refusal (not the creator, lobby closed) is answered
+            # with its alert; the pictures are drawn and sent after the answer.
+            game = await service.start(callback_data.game, person, show=False)
             await query.answer()
-            game = await service.start(callback_data.game, person)
+            game = await service.show(game)
             await refresh_lobby(service, game)
             return
         else:
