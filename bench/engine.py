@@ -87,6 +87,28 @@ def ours(rules: Rules, seats: int, first: int | None) -> Callable[[int], PlayOne
     return make
 
 
+def ours_simulator(rules: Rules, seats: int, first: int | None) -> Callable[[int], PlayOne]:
+    """The same games through the engine's simulator: the mutable, bit-mask model of a round that
+    the ``hard`` player searches with, checked move by move against RoundState in its tests."""
+    from engine.players.sim import Sim
+
+    def make(seed: int) -> PlayOne:
+        rng = random.Random(seed)
+        choice = rng.choice
+
+        def play_one() -> int:
+            sim = Sim.from_state(RoundState.deal(rules, seats, rng, first))
+            plays = 0
+            while not sim.over:
+                sim.play(choice(sim.moves()))
+                plays += 1
+            return plays
+
+        return play_one
+
+    return make
+
+
 def openspiel_block() -> Callable[[int], PlayOne] | str:
     try:
         import pyspiel  # type: ignore[import-not-found]
@@ -170,6 +192,8 @@ def contenders() -> tuple[list[Contender], list[str]]:
     available = [
         Contender("2-seat block", f"ours ({BLOCK_2X7.id})", ours(BLOCK_2X7, 2, 0)),
         Contender("4-seat block", f"ours ({BLOCK_4X7.id})", ours(BLOCK_4X7, 4, None)),
+        Contender("2-seat block", f"ours, simulator ({BLOCK_2X7.id})", ours_simulator(BLOCK_2X7, 2, 0)),
+        Contender("4-seat block", f"ours, simulator ({BLOCK_4X7.id})", ours_simulator(BLOCK_4X7, 4, None)),
     ]
     missing = []
     for kind, name, make in (
@@ -206,11 +230,11 @@ def run(seconds: float, games: int | None, repeats: int, seed: int) -> dict[str,
             rate = measure(contender.make(seed + repeat), seconds, games)
             if contender.name not in best or rate.games_per_second > best[contender.name].games_per_second:
                 best[contender.name] = rate
-    print(f"\n{'game':<14} {'engine':<34} {'games/s':>9} {'plays/game':>11} {'games':>7}")
+    print(f"\n{'game':<14} {'engine':<36} {'games/s':>9} {'plays/game':>11} {'games':>7}")
     for contender in available:
         rate = best[contender.name]
         print(
-            f"{contender.kind:<14} {contender.name:<34} {rate.games_per_second:>9.0f} "
+            f"{contender.kind:<14} {contender.name:<36} {rate.games_per_second:>9.0f} "
             f"{rate.plays_per_game:>11.1f} {rate.games:>7}"
         )
     print()
@@ -218,12 +242,12 @@ def run(seconds: float, games: int | None, repeats: int, seed: int) -> dict[str,
         ("2-seat block", "OpenSpiel python_block_dominoes", 10),
         ("4-seat block", "dominoes", 3),
     ):
-        mine = next((c.name for c in available if c.kind == kind and c.name.startswith("ours")), None)
-        if mine is None or theirs not in best:
+        if theirs not in best:
             continue
-        ratio = best[mine].games_per_second / best[theirs].games_per_second
-        verdict = "met" if ratio >= goal else "NOT met"
-        print(f"{kind}: ours / {theirs} = {ratio:.2f}x (goal {goal}x: {verdict})")
+        for mine in (c.name for c in available if c.kind == kind and c.name.startswith("ours")):
+            ratio = best[mine].games_per_second / best[theirs].games_per_second
+            verdict = "met" if ratio >= goal else "NOT met"
+            print(f"{kind}: {mine} / {theirs} = {ratio:.2f}x (goal {goal}x: {verdict})")
     return best
 
 
