@@ -97,7 +97,7 @@ def ours_simulator(rules: Rules, seats: int, first: int | None) -> Callable[[int
         choice = rng.choice
 
         def play_one() -> int:
-            sim = Sim.from_state(RoundState.deal(rules, seats, rng, first))
+            sim = Sim.deal(rules, seats, rng, first)
             plays = 0
             while not sim.over:
                 sim.play(choice(sim.moves()))

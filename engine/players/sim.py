@@ -30,7 +30,7 @@ from collections.abc import Sequence
 
 from engine.line import ENDS, End
 from engine.rules import FishTie, InPlay, RoundScoring, Rules
-from engine.state import Move, RoundState, round_to_five
+from engine.state import Move, RoundState, find_starter, round_to_five
 from engine.tiles import ALL_TILES, Tile
 
 TILE_COUNT = len(ALL_TILES)
@@ -51,6 +51,13 @@ LEAD = -1  # the "end" of a lead move
 
 SimMove = tuple[int, int]
 """(tile index, end index 0..3, or LEAD)."""
+
+
+def mask_of_indices(indices: Sequence[int]) -> int:
+    mask = 0
+    for index in indices:
+        mask |= BIT[index]
+    return mask
 
 
 def mask_of(tiles: Sequence[Tile]) -> int:
@@ -140,6 +147,23 @@ class Sim:
         self.draws = [0] * self.seats
         self.end = NOT_OVER
         self.forced = -1
+
+    @staticmethod
+    def deal(rules: Rules, seats: int, rng: random.Random, first: int | None = None) -> Sim:
+        """A shuffled round at its start, as :meth:`RoundState.deal` deals it (the same starter rules),
+        without building the immutable state: for self-play at full speed."""
+        size = rules.hand_size(seats)
+        order = list(range(TILE_COUNT))
+        rng.shuffle(order)
+        dealt = [order[i * size : (i + 1) * size] for i in range(seats)]
+        hands = [mask_of_indices(indices) for indices in dealt]
+        forced_lead = find_starter(rules, [[ALL_TILES[index] for index in indices] for indices in dealt])
+        if forced_lead is None:
+            sim = Sim(rules, hands, order[seats * size :], rng.randrange(seats) if first is None else first)
+        else:
+            sim = Sim(rules, hands, order[seats * size :], forced_lead[0])
+            sim.forced = INDEX[forced_lead[1]]
+        return sim
 
     @staticmethod
     def from_state(state: RoundState) -> Sim:

@@ -54,7 +54,12 @@ def test_sim_plays_exactly_like_the_engine(preset: str, seats: int) -> None:
         outcome = state.outcome()
         assert outcome is not None
         end, winners, points, pips = sim.result()
-        assert (end, winners, points, pips) == (outcome.end.value, outcome.winners, list(outcome.points), list(outcome.pips))
+        assert (end, winners, points, pips) == (
+            outcome.end.value,
+            outcome.winners,
+            list(outcome.points),
+            list(outcome.pips),
+        )
 
 
 def test_copies_are_independent() -> None:
@@ -80,3 +85,18 @@ def test_distinct_moves_drop_only_mirror_images() -> None:
             else:
                 assert sorted(distinct) == sorted(everything)
             state = state.apply(rng.choice(state.legal_moves()))
+
+
+@pytest.mark.parametrize("preset", ["classic", "draw", "block", "fives", "quickblock", "duel", "hundred"])
+def test_sim_deals_as_the_engine_deals(preset: str) -> None:
+    rules = Rules.preset(preset)
+    for seats in range(rules.min_seats, rules.max_seats + 1):
+        for seed in range(50):
+            direct = Sim.deal(rules, seats, random.Random(seed))
+            via_state = Sim.from_state(RoundState.deal(rules, seats, random.Random(seed)))
+            assert (direct.hands, direct.boneyard, direct.turn, direct.forced) == (
+                via_state.hands,
+                via_state.boneyard,
+                via_state.turn,
+                via_state.forced,
+            )
