@@ -114,7 +114,7 @@ class OpenSpielISMCTS:
         hand = [_os_tile(tile) for tile in observation.hand]
         played = [[tile for player, tile, _ in history if player == seat] for seat in range(2)]
         opponent_hand = self._sample_opponent(hand, history, me, numbers)
-        initial = [[], []]
+        initial: list[list[tuple[float, float]]] = [[], []]
         initial[me] = hand + played[me]
         initial[1 - me] = opponent_hand + played[1 - me]
         state = self._replay(initial, history)

@@ -1,29 +1,88 @@
-"""``hard``: determinized Monte Carlo search over the hands the seat cannot see.
+"""``hard``: determinized search over the hands the seat cannot see.
 
-Draft; the docstring is completed once the algorithm is settled.
+The algorithm
+-------------
+
+Perfect-information Monte Carlo (determinized search, "PIMC"), the method of
+strong card-game programs:
+
+1. *Worlds.* :mod:`engine.players.sampler` deals the tiles the seat cannot see
+   (other hands and the boneyard order) at random, consistently with everything
+   it has seen: hand sizes, the boneyard count, and who drew or passed at which
+   ends (a pass at ends 3 and 5 means no 3s and no 5s then; tiles drawn later
+   may have them), plus what a forced lead proves about the deal.
+2. *Every candidate in the same worlds.* Each legal move (mirror images
+   dropped) is played in every world and the rest of the round is evaluated
+   there, so that the comparison between two moves is not drowned by the luck
+   of the worlds (common random numbers).
+3. *Exact where it is small, Monte Carlo elsewhere.* When the rest of the
+   round is small (two seats: up to 11 tiles in hands with nothing left to
+   draw, or 5 with draws; more seats: 12 or 6), every world is solved exactly
+   by :class:`Solver`, within a node budget: the seat plays its best, and each
+   other seat its own best 60 % of the time and a random move otherwise (a
+   world searched with every hand in view would otherwise credit the others
+   with replies only a player who sees the seat's hand finds). If too few
+   worlds fit the budget the search falls back to the next step. Otherwise
+   each (world, move) is played out by :func:`greedy_playout` (everyone sheds
+   heavy tiles and doubles and scores fives, with a little noise), and the
+   budget is spent by *sequential halving*: in rounds, each round dropping
+   the worse half of the candidates, so the playouts go to the moves that
+   matter.
+4. *The stakes.* A finished round in a world is worth what the match makes of
+   it (:class:`Stakes`): in a match, the points it brings the seat (fives
+   scored on the table included) less the others', over the target, plus a
+   full point for ending the match as its winner (minus one for ending it as a
+   loser) - so near the target a fish that wins the match beats a bigger
+   domino that does not; in a single round, the share of the win, with the
+   margin as a tie-break.
+
+The move with the best mean over the worlds is played.
+
+Why this one
+------------
+
+Measured on 2-seat block single rounds with paired deals (300 games per line,
+so about ±6 %): single-observer information-set MCTS (Cowling, Powley and
+Whitehouse 2012) on the same simulator and time won 49 % against this search;
+four times this budget won 50 %; Monte Carlo only, without the exact endgame,
+51 %; random instead of greedy playouts 49 %; weighting the worlds by how well
+a heavy-tiles-first player explains the others' past plays won 56.5 % against
+``medium`` where the plain search wins 57.7 %. Given the true hands instead of
+sampled worlds, the same search wins 71 % against ``medium``: what limits
+``hard`` is the hidden information, not the search, so the simplest of the
+equally strong methods was kept. The one change that helped was the cautious
+model of the others in the exact search: against OpenSpiel's IS-MCTS it took
+the win rate from 52 % to 54-55 % over 600 games.
+
+Time
+----
+
+Budgets are counted in playouts and search nodes, never on a clock, so that
+the same observation and seed give the same move whatever the machine's load.
+They are calibrated for about 40-60 ms a move on the 2-core machine this was
+written on (95th percentile under 100 ms); :attr:`Hard.effort` scales them.
+The simulator is :mod:`engine.players.sim`, a mutable bit-mask copy of the
+rules ten times faster than :meth:`RoundState.apply`.
+
+>>> import random
+>>> from engine.match import Match
+>>> from engine.rules import Rules
+>>> game = Match.new(Rules.preset("fives"), 2, random.Random(6), first=0)
+>>> move = Hard().choose(game.observe(0), random.Random(1))
+>>> move in game.round.legal_moves()
+True
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import ClassVar
 
 from engine.observation import Observation
 from engine.players.base import distinct_moves, legal_moves
 from engine.players.sampler import beliefs_of, determinize, sample_hidden, sample_world
-from engine.players.sim import (
-    BIT,
-    DOUBLE,
-    HIGH,
-    INDEX,
-    LOW,
-    NUMBER_MASK,
-    PIPS,
-    Sim,
-    SimMove,
-    from_move,
-    mask_of,
-)
+from engine.players.sim import DOUBLE, PIPS, Sim, SimMove, from_move, mask_of
 from engine.state import Move
 
 Playout = Callable[[Sim, random.Random], None]
@@ -48,27 +107,31 @@ class Stakes:
         self.banked = [score - fives for score, fives in zip(table.scores, table.fives, strict=True)]
         self.scale = float(self.target) if self.target else 50.0
 
-    def value(self, sim: Sim) -> float:
+    def values(self, sim: Sim) -> list[float]:
+        """Every seat's value of a finished round (max-n needs them all)."""
         _, winners, points, _ = sim.result()
-        me = self.me
         seats = self.seats
         gains = [fives + earned for fives, earned in zip(sim.fives, points, strict=True)]
-        margin = (gains[me] * (seats - 1) - (sum(gains) - gains[me])) / (seats - 1)
+        everyone = sum(gains)
+        margins = [(gain * seats - everyone) / (seats - 1) / self.scale for gain in gains]
         target = self.target
         if target is None:
+            weight = self.SINGLE_MARGIN_WEIGHT
             if not winners:
-                share = 1.0 / seats
-            elif me in winners:
-                share = 1.0 / len(winners)
-            else:
-                share = 0.0
-            return share + self.SINGLE_MARGIN_WEIGHT * margin / self.scale
-        value = margin / self.scale
+                return [1.0 / seats + weight * margin for margin in margins]
+            share = 1.0 / len(winners)
+            return [(share if seat in winners else 0.0) + weight * margins[seat] for seat in range(seats)]
         totals = [banked + gain for banked, gain in zip(self.banked, gains, strict=True)]
         top = max(totals)
         if top >= target and totals.count(top) == 1:
-            value += self.MATCH_WEIGHT if totals[me] == top else -self.MATCH_WEIGHT
-        return value
+            champion = totals.index(top)
+            bonus = self.MATCH_WEIGHT
+            return [margins[seat] + (bonus if seat == champion else -bonus) for seat in range(seats)]
+        return margins
+
+    def value(self, sim: Sim) -> float:
+        """The observing seat's value of a finished round."""
+        return self.values(sim)[self.me]
 
 
 def greedy_playout(sim: Sim, rng: random.Random) -> None:
@@ -94,62 +157,134 @@ def greedy_playout(sim: Sim, rng: random.Random) -> None:
         sim.play(best)
 
 
-def smart_playout(sim: Sim, rng: random.Random) -> None:
-    """Like :func:`greedy_playout`, plus what a player who saw every hand would notice at a glance:
-    a move after which the next seat cannot follow, and one after which the mover still can."""
-    fives = sim.fives_rule
-    seats = sim.seats
-    hands = sim.hands
-    while not sim.end:
-        moves = sim.moves()
-        if len(moves) == 1:
+class _OutOfNodes(Exception):
+    """The exact search ran past its node budget."""
+
+
+class Solver:
+    """Exact search of one sampled world to the end of the round, within a node budget.
+
+    Every other seat is modelled as playing its best move with probability ``caution`` and any
+    of its moves at random otherwise; the searching seat always plays its best. With
+    ``caution`` 1 this is plain best play by everyone (alpha-beta for two seats, whose stakes are
+    zero-sum; max-n for more). Below 1 it corrects the flaw of searching a world with every hand
+    in view: there the others would always find the reply that hurts most, which players who
+    cannot see the seat's hand do not (measured: 2-3 % more wins against OpenSpiel's IS-MCTS).
+    """
+
+    def __init__(self, stakes: Stakes, limit: int, caution: float = 1.0) -> None:
+        self.stakes = stakes
+        self.me = stakes.me
+        self.nodes = 0
+        self.limit = limit
+        self.caution = caution
+
+    def value(self, sim: Sim) -> float:
+        """The seat's value of ``sim`` (which the search consumes)."""
+        if self.stakes.seats == 2 and self.caution >= 1.0:
+            return self._two(sim, -1e9, 1e9)
+        return self._many(sim)[self.me]
+
+    def _two(self, sim: Sim, alpha: float, beta: float) -> float:
+        while True:
+            self.nodes += 1
+            if self.nodes > self.limit:
+                raise _OutOfNodes
+            if sim.end:
+                return self.stakes.value(sim)
+            moves = sim.distinct_moves()
+            if len(moves) > 1:
+                break
             sim.play(moves[0])
-            continue
-        if rng.random() < 0.08:
-            sim.play(moves[int(rng.random() * len(moves))])
-            continue
-        seat = sim.turn
-        following = hands[(seat + 1) % seats]
-        mine = hands[seat]
-        ends = sim.ends
-        best = moves[0]
-        best_key = -1.0
+        moves.sort(key=_heavy_first)
+        if sim.turn == self.me:
+            best = -1e9
+            for move in moves:
+                child = sim.copy()
+                child.play(move)
+                value = self._two(child, alpha, beta)
+                if value > best:
+                    best = value
+                    if best > alpha:
+                        alpha = best
+                        if alpha >= beta:
+                            break
+            return best
+        best = 1e9
         for move in moves:
-            tile, end = move
-            if end < 0:
-                reach = NUMBER_MASK[HIGH[tile]] | NUMBER_MASK[LOW[tile]]
-            else:
-                value = ends[end]
-                reach = NUMBER_MASK[LOW[tile] if HIGH[tile] == value else HIGH[tile]]
-                for other in range(4):
-                    if other != end and ends[other] >= 0:
-                        reach |= NUMBER_MASK[ends[other]]
-            key = PIPS[tile] + (4.0 if DOUBLE[tile] else 0.0) + rng.random() * 3.0
-            if not following & reach:
-                key += 8.0
-            if mine & ~BIT[tile] & reach:
-                key += 3.0
-            if fives:
-                key += 1.6 * sim.score_of(move)
-            if key > best_key:
-                best, best_key = move, key
-        sim.play(best)
+            child = sim.copy()
+            child.play(move)
+            value = self._two(child, alpha, beta)
+            if value < best:
+                best = value
+                if best < beta:
+                    beta = best
+                    if alpha >= beta:
+                        break
+        return best
+
+    def _many(self, sim: Sim) -> list[float]:
+        while True:
+            self.nodes += 1
+            if self.nodes > self.limit:
+                raise _OutOfNodes
+            if sim.end:
+                return self.stakes.values(sim)
+            moves = sim.distinct_moves()
+            if len(moves) > 1:
+                break
+            sim.play(moves[0])
+        seat = sim.turn
+        best: list[float] = []
+        outcomes: list[list[float]] = []
+        for move in moves:
+            child = sim.copy()
+            child.play(move)
+            values = self._many(child)
+            outcomes.append(values)
+            if not best or values[seat] > best[seat]:
+                best = values
+        caution = self.caution
+        if seat == self.me or caution >= 1.0:
+            return best
+        share = (1.0 - caution) / len(outcomes)
+        mixed = [caution * value for value in best]
+        for values in outcomes:
+            for index, value in enumerate(values):
+                mixed[index] += share * value
+        return mixed
 
 
-def random_playout(sim: Sim, rng: random.Random) -> None:
-    while not sim.end:
-        moves = sim.moves()
-        sim.play(moves[int(rng.random() * len(moves))])
+def _heavy_first(move: SimMove) -> int:
+    return -PIPS[move[0]]
 
 
 class Hard:
-    """Flat determinized Monte Carlo with common worlds for every candidate move."""
+    """Determinized search: exact per world when the rest of the round is small, else Monte Carlo."""
 
     level = "hard"
 
-    def __init__(self, playouts: int = 1200, playout: Playout = greedy_playout) -> None:
-        self.playouts = playouts
-        self.playout = playout
+    PLAYOUT_UNITS = 24000
+    """Monte Carlo budget: a playout costs about the tiles left in hands, plus a fixed part."""
+    NODE_BUDGETS: ClassVar[dict[int, int]] = {2: 8000, 3: 10000, 4: 7500}
+    """Exact-search budget in positions visited over all worlds (a position costs more with more seats)."""
+    MIN_EXACT_WORLDS = 12
+    MAX_EXACT_WORLDS = 400
+    CAUTION = 0.6
+    """How often the exact search expects another seat to find its best reply (see :class:`Solver`)."""
+
+    def __init__(
+        self,
+        effort: float = 1.0,
+        *,
+        exact: bool = True,
+        caution: float = CAUTION,
+        playout: Playout | None = None,
+    ) -> None:
+        self.effort = effort
+        self.exact = exact
+        self.caution = caution
+        self.playout = playout or greedy_playout
 
     def choose(self, observation: Observation, rng: random.Random) -> Move:
         moves = legal_moves(observation)
@@ -158,35 +293,102 @@ class Hard:
         moves = distinct_moves(observation, moves)
         if len(moves) == 1:
             return moves[0]
-        beliefs = beliefs_of(observation, rng)
-        stakes = Stakes(observation)
-        candidates: list[SimMove] = [from_move(move) for move in moves]
-        template = Sim.from_state(determinize(observation, sample_world(observation, rng, beliefs)))
-        mine = mask_of(observation.hand)
-        me = observation.seat
-        totals = [0.0] * len(candidates)
-        worlds = max(8, self.playouts // len(candidates))
-        playout = self.playout
-        for _ in range(worlds):
-            hidden, boneyard = sample_hidden(beliefs, rng)
-            hidden[me] = mine
-            base = _with_world(template, hidden, boneyard)
-            for index, move in enumerate(candidates):
-                sim = base.copy()
-                sim.play(move)
-                playout(sim, rng)
-                totals[index] += stakes.value(sim)
-        best = max(range(len(candidates)), key=lambda index: totals[index])
+        search = _Search(observation, rng, [from_move(move) for move in moves])
+        table = observation.table
+        left = sum(table.hand_sizes)
+        means: list[float] | None = None
+        spent = 0.0
+        if self.exact and _small_enough(table.seats, left, table.drawable):
+            budget = int(self.NODE_BUDGETS[table.seats] * self.effort)
+            means, spent = search.exact(budget, self.MIN_EXACT_WORLDS, self.MAX_EXACT_WORLDS, self.caution)
+        if means is None:
+            playouts = int(self.PLAYOUT_UNITS * self.effort) // (left + min(table.drawable, 8) // 2 + 6)
+            playouts = int(playouts * max(0.3, 1.0 - spent))  # what a failed exact attempt left of the time
+            means = search.monte_carlo(playouts, self.playout)
+        best = max(range(len(moves)), key=lambda index: means[index])
         return moves[best]
 
 
-def _with_world(template: Sim, hands: list[int], boneyard: list[int]) -> Sim:
-    sim = template.copy()
-    sim.hands = hands
-    sim.boneyard = boneyard
-    sim.bone_at = 0
-    sim.reserve = template.rules.reserve if template.rules.draws else len(boneyard)
-    return sim
+def _small_enough(seats: int, left: int, drawable: int) -> bool:
+    """Whether an exact search of enough worlds may fit the node budget."""
+    if seats == 2:
+        return left <= (11 if drawable == 0 else 5)
+    return left <= (12 if drawable == 0 else 6)
 
 
+class _Search:
+    """The worlds of one decision and the candidate moves' values in them."""
 
+    WORLD_NODES = 8
+    """Sampling and setting up a world cost about as much as this many positions."""
+
+    def __init__(self, observation: Observation, rng: random.Random, candidates: list[SimMove]) -> None:
+        self.rng = rng
+        self.candidates = candidates
+        self.stakes = Stakes(observation)
+        self.beliefs = beliefs_of(observation, rng)
+        self.me = observation.seat
+        self.mine = mask_of(observation.hand)
+        self.template = Sim.from_state(determinize(observation, sample_world(observation, rng, self.beliefs)))
+
+    def world(self) -> Sim:
+        """The round in a freshly sampled world."""
+        hands, boneyard = sample_hidden(self.beliefs, self.rng)
+        hands[self.me] = self.mine
+        sim = self.template.copy()
+        sim.hands = hands
+        sim.boneyard = boneyard
+        sim.bone_at = 0
+        sim.reserve = sim.rules.reserve if sim.rules.draws else len(boneyard)
+        return sim
+
+    def exact(self, budget: int, min_worlds: int, max_worlds: int, caution: float) -> tuple[list[float] | None, float]:
+        """Mean exact values over as many worlds as ``budget`` nodes solve, and the share of the budget
+        spent. None instead of values when fewer than ``min_worlds`` worlds fit: the first world alone
+        may use only its share of the budget, so a hopeless search gives up early."""
+        totals = [0.0] * len(self.candidates)
+        solver = Solver(self.stakes, budget // min_worlds, caution)
+        worlds = 0
+        while worlds < max_worlds:
+            solver.nodes += self.WORLD_NODES
+            base = self.world()
+            values = []
+            try:
+                for move in self.candidates:
+                    sim = base.copy()
+                    sim.play(move)
+                    values.append(solver.value(sim))
+            except _OutOfNodes:
+                break
+            worlds += 1
+            solver.limit = budget
+            for index, value in enumerate(values):
+                totals[index] += value
+        spent = min(1.0, solver.nodes / budget)
+        if worlds < min_worlds:
+            return None, spent
+        return [total / worlds for total in totals], spent
+
+    def monte_carlo(self, playouts: int, playout: Playout) -> list[float]:
+        """Mean playout values, the same worlds for every candidate still in the running. The budget is
+        spent in rounds; after each one the worse half of the candidates stops (sequential halving)."""
+        count = len(self.candidates)
+        totals = [0.0] * count
+        tries = [0] * count
+        alive = list(range(count))
+        rounds = max(1, (count - 1).bit_length())
+        value = self.stakes.value
+        for round_number in range(rounds):
+            worlds = max(4, playouts // (rounds * len(alive)))
+            for _ in range(worlds):
+                base = self.world()
+                for index in alive:
+                    sim = base.copy()
+                    sim.play(self.candidates[index])
+                    playout(sim, self.rng)
+                    totals[index] += value(sim)
+                    tries[index] += 1
+            if round_number < rounds - 1:
+                alive.sort(key=lambda index: -totals[index] / tries[index])
+                alive = sorted(alive[: (len(alive) + 1) // 2])
+        return [totals[index] / tries[index] if index in alive else float("-inf") for index in range(count)]

@@ -24,15 +24,20 @@ the numbers it cannot show (a *forbidden* mask of tiles):
   2-2 means that 1-1 was not dealt (it lay in the boneyard, so a later draw
   may have brought it in); a ``duel`` led with 5-5 means the same of 6-6;
 - a tile a seat plays came out of one of its groups that could hold it; which
-  one is not public, so it is drawn at random, weighted by the group sizes
-  (and, if that runs into a contradiction, the most constrained group that
-  fits, which always succeeds on a real history).
+  one is not public, so it is drawn at random, weighted by the group sizes.
+  :func:`beliefs_of` keeps a few such *readings* of the history, each checked
+  to admit a deal of the unseen tiles (a bipartite matching); if none does,
+  the reading that always puts a play in the most constrained group that fits
+  (which succeeds on any real history).
 
-The unseen tiles are then dealt into the groups, most constrained group first,
-each one uniformly among the tiles it may hold, the rest going to the boneyard
-in random order; a few random swaps between seats that both have constraints
-take off most of the bias of that greedy fill. Hand sizes and the boneyard
-count always come out exact.
+Each world picks a reading, then deals the unseen tiles into its groups, most
+constrained group first, each uniformly among the tiles it may hold (a random
+matching if that greedy fill runs into a dead end), the rest going to the
+boneyard in random order; a few random swaps between seats that both have
+constraints take off most of the bias of the greedy fill. Hand sizes and the
+boneyard count always come out exact. Only the seat to play is sampled for:
+a seat that is to play must hold a playable tile, which is not modelled
+except for the tile it has just drawn.
 
 >>> import random
 >>> from engine.match import Match

@@ -15,8 +15,8 @@ import pytest
 from engine import PRESETS, Match, Rules
 from engine.players import LEVELS, Easy, Hard, Medium, NotMyTurnError, Player, UnknownLevelError, player_for
 
-GAMES = int(os.environ.get("PLAYER_GAMES", "100"))
-"""Games per preset and seat count (100 gives 1,400 matches of several rounds each)."""
+GAMES = int(os.environ.get("PLAYER_GAMES", "200"))
+"""Games per preset and seat count (200 gives 2,800 matches of several rounds each)."""
 
 CASES = [(preset, seats) for preset, rules in PRESETS.items() for seats in range(rules.min_seats, rules.max_seats + 1)]
 
@@ -51,7 +51,7 @@ def test_easy_and_medium_play_legally(preset: str, seats: int) -> None:
 def test_hard_plays_legally(preset: str, seats: int) -> None:
     rng = random.Random(f"legal hard {preset} {seats}")
     rules = Rules.preset(preset)
-    quick = Hard(playouts=16)
+    quick = Hard(effort=0.02)
     for game_number in range(max(1, GAMES // 10)):
         players: list[Player] = [quick if (seat + game_number) % 2 else Medium() for seat in range(seats)]
         play_match(rules, seats, players, rng)

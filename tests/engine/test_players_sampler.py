@@ -49,8 +49,10 @@ def check_world(seen: Observation, world: World) -> None:
             tail = own[last:]
             # After its latest draw or pass (and the drawn tile it played at once, if any) the seat
             # holds none of those ends' numbers; a seat about to play its drawn tile is the exception.
+            latest = own[last]
+            assert isinstance(latest, (Drew, Passed))
             if not (type(tail[-1]) is Drew and table.turn == seat):
-                assert not _holds_any(world.hands[seat], own[last].ends), (own[last], world.hands[seat])
+                assert not _holds_any(world.hands[seat], latest.ends), (latest, world.hands[seat])
 
 
 @pytest.mark.parametrize(("preset", "seats"), CASES)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
 import subprocess
 import sys
@@ -114,3 +115,24 @@ def test_the_command_line_answers_line_by_line() -> None:
     assert len(replies) == 3
     assert "tile" in replies[0] and "error" in replies[1] and "tile" in replies[2]
     assert replies[2] == answer(request(game, "hard", seed=1))
+
+
+def test_answers_do_not_depend_on_the_process() -> None:
+    """Reproducible across processes too: nothing hangs on hash order (PYTHONHASHSEED)."""
+    games = [position("fives", 3, 6, seed=8), position("draw", 2, 9, seed=9), position("block", 4, 4, seed=10)]
+    lines = "".join(json.dumps(request(game, level, seed=4)) + "\n" for game in games for level in LEVELS)
+    outputs = []
+    for hash_seed in ("1", "2"):
+        done = subprocess.run(
+            [sys.executable, "-m", "engine", "suggest"],
+            input=lines,
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=120,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+        )
+        outputs.append(done.stdout)
+    assert outputs[0] == outputs[1]
+    assert all("tile" in json.loads(line) for line in outputs[0].splitlines())
