@@ -26,30 +26,19 @@ hidden hand than our own players can.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from typing import Any
 
-from engine import ENDS, End, Line, Move, Observation, Passed, Played, Rules, Starter, Tile
+from engine import ENDS, End, Line, Move, Observation, Passed, Played, Starter, Tile
 from engine.line import EMPTY_LINE
 from engine.players.base import unseen_tiles
+from engine.rules import ANCHORS
 
-BLOCK_2X7 = dataclasses.replace(
-    Rules.preset("block"), id="block-2x7", min_seats=2, max_seats=2, hand_sizes={2: 7}, targets={}
-)
+BLOCK_2X7 = ANCHORS["block-2x7"]
 """OpenSpiel's ``python_block_dominoes`` as our rules: one round, seat 0 leads any tile."""
 
-BLOCK_4X7 = dataclasses.replace(
-    Rules.preset("block"),
-    id="block-4x7",
-    min_seats=4,
-    max_seats=4,
-    hand_sizes={4: 7},
-    starter=Starter.HIGHEST,
-    auto_lead=True,
-    targets={},
-)
-"""PyPI ``dominoes``' game as our rules: 4 seats, all 28 tiles dealt, the 6-6 holder leads it, one round."""
+BLOCK_4X7 = ANCHORS["block-4x7"]
+"""PyPI ``dominoes``' game as our rules: all 28 tiles dealt, the 6-6 holder leads it, one round."""
 
 
 def _end_for(line: Line, tile: Tile, value: int | None) -> End | None:

@@ -246,24 +246,8 @@ class RoundState(NamedTuple):
         if self.end is None:
             return None
         pips = tuple(pip_count(hand) for hand in self.hands)
-        rules = self.rules
-        seats = len(pips)
-        if self.end is RoundEnd.DOMINO:
-            winners: tuple[int, ...] = (self.turn,)
-        else:
-            lowest = min(pips)
-            winners = tuple(seat for seat in range(seats) if pips[seat] == lowest)
-            if len(winners) > 1 and rules.fish_tie is not FishTie.SHARED_WIN:
-                winners = ()
-        points = [0] * seats
-        if len(winners) == 1:
-            winner = winners[0]
-            others = sum(pips) - pips[winner]
-            if rules.round_scoring is RoundScoring.OTHERS_MINUS_OWN:
-                points[winner] = max(0, others - pips[winner])
-            elif rules.round_scoring is RoundScoring.OTHERS_ROUNDED:
-                points[winner] = round_to_five(others)
-        return Outcome(self.end, winners, tuple(points), self.fives, pips, self.draws)
+        winners, points = round_score(self.rules, self.end is RoundEnd.DOMINO, self.turn, pips)
+        return Outcome(self.end, winners, points, self.fives, pips, self.draws)
 
     # --- moving ---------------------------------------------------------------------
 
@@ -424,6 +408,32 @@ def _advance(
 
 def _ends_text(line: Line) -> str:
     return ", ".join(f"{end.value} {value}" for end, value in line.open_ends().items())
+
+
+def round_score(
+    rules: Rules, domino: bool, last_seat: int, pips: Sequence[int]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The winners of a finished round and what each seat scores at its end.
+
+    ``domino``: ``last_seat`` went out; otherwise a fish, won by the lowest pip count.
+    """
+    seats = len(pips)
+    if domino:
+        winners: tuple[int, ...] = (last_seat,)
+    else:
+        lowest = min(pips)
+        winners = tuple(seat for seat in range(seats) if pips[seat] == lowest)
+        if len(winners) > 1 and rules.fish_tie is not FishTie.SHARED_WIN:
+            winners = ()
+    points = [0] * seats
+    if len(winners) == 1:
+        winner = winners[0]
+        others = sum(pips) - pips[winner]
+        if rules.round_scoring is RoundScoring.OTHERS_MINUS_OWN:
+            points[winner] = max(0, others - pips[winner])
+        elif rules.round_scoring is RoundScoring.OTHERS_ROUNDED:
+            points[winner] = round_to_five(others)
+    return winners, tuple(points)
 
 
 def round_to_five(points: int) -> int:

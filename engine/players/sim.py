@@ -29,8 +29,8 @@ import random
 from collections.abc import Sequence
 
 from engine.line import ENDS, End
-from engine.rules import FishTie, InPlay, RoundScoring, Rules
-from engine.state import Move, RoundState, find_starter, round_to_five
+from engine.rules import InPlay, Rules
+from engine.state import Move, RoundState, find_starter, round_score
 from engine.tiles import ALL_TILES, Tile
 
 TILE_COUNT = len(ALL_TILES)
@@ -387,23 +387,8 @@ class Sim:
     def result(self) -> tuple[str, tuple[int, ...], list[int], list[int]]:
         """(``"domino"`` or ``"fish"``, winners, round-end points, pips), as :meth:`RoundState.outcome`."""
         pips = self.pips()
-        rules = self.rules
-        seats = self.seats
-        if self.end == DOMINO:
-            winners: tuple[int, ...] = (self.turn,)
-        else:
-            lowest = min(pips)
-            winners = tuple(seat for seat in range(seats) if pips[seat] == lowest)
-            if len(winners) > 1 and rules.fish_tie is not FishTie.SHARED_WIN:
-                winners = ()
-        points = [0] * seats
-        if len(winners) == 1:
-            winner = winners[0]
-            others = sum(pips) - pips[winner]
-            if rules.round_scoring is RoundScoring.OTHERS_MINUS_OWN:
-                points[winner] = max(0, others - pips[winner])
-            elif rules.round_scoring is RoundScoring.OTHERS_ROUNDED:
-                points[winner] = round_to_five(others)
+        winners, scored = round_score(self.rules, self.end == DOMINO, self.turn, pips)
+        points = list(scored)
         return ("domino" if self.end == DOMINO else "fish", winners, points, pips)
 
 
