@@ -94,6 +94,10 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+def _duration(seconds: float) -> str:
+    return f"{seconds * 1e6:.0f} µs" if seconds < 0.001 else f"{seconds * 1000:.1f} ms"
+
+
 def play(pairing: Pairing, deal_seed: str, first_at_even: bool, players: tuple[Player, Player], tally: Tally) -> float:
     """One game (a match, or a single round); the first player's result (1, ½ or 0) and margin."""
     rules = pairing.rules
@@ -224,7 +228,7 @@ def main() -> int:
         rate, half = tally.win_rate()
         margin, margin_half = tally.margin()
         times = "; ".join(
-            f"{level} {percentile(spent, 0.5) * 1000:.1f} / {percentile(spent, 0.95) * 1000:.1f} ms"
+            f"{level} {_duration(percentile(spent, 0.5))} / {_duration(percentile(spent, 0.95))}"
             for level, spent in sorted(tally.times.items())
         )
         cells = [

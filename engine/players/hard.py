@@ -52,17 +52,20 @@ sampled worlds, the same search wins 71 % against ``medium``: what limits
 ``hard`` is the hidden information, not the search, so the simplest of the
 equally strong methods was kept. The one change that helped was the cautious
 model of the others in the exact search: against OpenSpiel's IS-MCTS it took
-the win rate from 52 % to 54-55 % over 600 games.
+the win rate from 52 % to 54-55 % over 600 games (``bench/ai.py``, on other
+deals: 56.5 % over 400).
 
 Time
 ----
 
 Budgets are counted in playouts and search nodes, never on a clock, so that
 the same observation and seed give the same move whatever the machine's load.
-They are calibrated for about 40-60 ms a move on the 2-core machine this was
-written on (95th percentile under 100 ms); :attr:`Hard.effort` scales them.
-The simulator is :mod:`engine.players.sim`, a mutable bit-mask copy of the
-rules ten times faster than :meth:`RoundState.apply`.
+They are calibrated on the 2-core machine this was written on: over every
+preset and seat count, 40 ms a move at the median and 55 ms at the 95th
+percentile when the machine is quiet, under 100 ms when it is shared;
+:attr:`Hard.effort` scales them. The simulator is :mod:`engine.players.sim`,
+a mutable bit-mask copy of the rules ten times faster than
+:meth:`RoundState.apply`.
 
 >>> import random
 >>> from engine.match import Match
