@@ -10,7 +10,6 @@ import sys
 from aiogram import Bot, Dispatcher
 from aiogram import methods as aiogram_methods
 from aiogram.client.default import DefaultBotProperties
-from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramNetworkError, TelegramUnauthorizedError
@@ -18,14 +17,18 @@ from aiogram.methods.base import Response
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from pydantic import ValidationError
 
+from bot.boards import BoardPainter
 from bot.config import Settings
 from bot.health import beat
+from bot.locks import GameLocks
 from bot.middlewares import PeopleMiddleware
 from bot.outbox import Outbox
+from bot.pacing import GroupBudget
 from bot.pictures import PictureMaker
 from bot.presenter import Presenter
 from bot.routers import all_routers
 from bot.service import GameService
+from bot.session import OneWriteSession
 from storage import Database
 
 log = logging.getLogger("bot")
@@ -50,6 +53,7 @@ HOT_METHODS = (
     aiogram_methods.SendMessage,
     aiogram_methods.SendPhoto,
     aiogram_methods.EditMessageMedia,
+    aiogram_methods.EditMessageCaption,
     aiogram_methods.EditMessageText,
     aiogram_methods.EditMessageReplyMarkup,
     aiogram_methods.DeleteMessage,
@@ -94,18 +98,22 @@ def build_dispatcher(db: Database, service: GameService) -> Dispatcher:
 async def run(settings: Settings) -> None:
     response_models = keep_response_models()  # noqa: F841 - held for the life of the bot
     db = await Database.open(settings.database_url)
-    session = AiohttpSession(api=TelegramAPIServer.from_base(settings.telegram_api_url))
+    session = OneWriteSession(api=TelegramAPIServer.from_base(settings.telegram_api_url))
     bot = Bot(
         settings.bot_token.get_secret_value(),
         session=session,
         default=DefaultBotProperties(parse_mode=ParseMode.HTML),
     )
-    outbox = Outbox(bot)
+    budget = GroupBudget(per_minute=settings.group_messages_per_minute)
+    outbox = Outbox(bot, budget)
     pictures = PictureMaker(settings.render_workers)
     pictures.start()
+    locks = GameLocks()
+    boards = BoardPainter(db, outbox, pictures, locks, budget)
     service = GameService(
         db,
-        Presenter(db, outbox, pictures),
+        Presenter(db, outbox, pictures, boards),
+        locks,
         group_delay=settings.computer_delay,
         private_delay=settings.private_computer_delay,
     )
@@ -129,6 +137,7 @@ async def run(settings: Settings) -> None:
         heartbeat.cancel()
     finally:
         await service.close()
+        boards.close()
         pictures.close()
         await db.close()
         await session.close()

@@ -6,7 +6,9 @@ from aiogram.filters.callback_data import CallbackData
 
 
 class LobbyTap(CallbackData, prefix="lb"):
-    """A lobby button: join, leave, add (a computer), seats (cycle the seat count), start, cancel."""
+    """A lobby button: join, leave, add-easy / add-medium / add-hard (a computer of that level),
+    seats (cycle the seat count), start, cancel.  A bare "add" (older keyboards) adds one of the
+    lobby's last chosen level."""
 
     game: int
     action: str
@@ -31,11 +33,31 @@ class HandTap(CallbackData, prefix="h"):
 
 
 class SoloTap(CallbackData, prefix="s"):
-    """The private menu: choose a preset, then the number of computer opponents."""
+    """The private menu: choose a preset (then :class:`SoloGo`); "go" is from older keyboards."""
 
     step: str  # "menu", "preset", "go"
     preset: str = ""
     opponents: int = 0
+
+
+class SoloGo(CallbackData, prefix="sg"):
+    """Deal a private game: the number of computer opponents and their level, in one tap.
+
+    A class of its own, so that the menus already in people's chats keep their meaning."""
+
+    preset: str
+    opponents: int
+    level: str
+
+
+class LevelTap(CallbackData, prefix="lv"):
+    """The level row under a private game: every computer plays at ``level`` from now on.
+
+    It names the level rather than "next", so a double tap or an old keyboard cannot overshoot.
+    """
+
+    game: int
+    level: str
 
 
 class RulesTap(CallbackData, prefix="r"):

@@ -27,6 +27,9 @@ class Settings(BaseSettings):
         le=16,
         description="processes that draw pictures; 0 draws in a thread of the bot's own process",
     )
+    group_messages_per_minute: float = Field(
+        default=20, ge=0, le=600, description="messages and edits into one group a minute; 0: no limit"
+    )
     polling_timeout: int = Field(default=30, ge=0, le=50, description="long-polling timeout in seconds")
 
     @field_validator("bot_token")

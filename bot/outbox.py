@@ -23,6 +23,8 @@ from aiogram.exceptions import (
 )
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto, Message
 
+from bot.pacing import GroupBudget
+
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
@@ -35,8 +37,10 @@ class Unreachable(Exception):
 
 
 class Outbox:
-    def __init__(self, bot: Bot) -> None:
+    def __init__(self, bot: Bot, budget: GroupBudget | None = None) -> None:
         self.bot = bot
+        # Without a budget nothing is counted (per_minute 0): tests of single calls.
+        self.budget = budget or GroupBudget(per_minute=0)
 
     async def _call(self, what: str, call: Callable[[], Awaitable[T]]) -> T | None:
         """Run one Bot API call, retrying flood waits and passing faults; None if it cannot be done."""
@@ -62,16 +66,22 @@ class Outbox:
         log.error("%s: gave up after %d attempts", what, ATTEMPTS)
         return None
 
+    async def _counted(self, what: str, chat_id: int, call: Callable[[], Awaitable[T]]) -> T | None:
+        """A message or edit into ``chat_id``: counted in the group's budget; None if Telegram refused it."""
+        self.budget.spend(chat_id)
+        try:
+            return await self._call(what, call)
+        except TelegramBadRequest:
+            return None
+
     async def send_text(
         self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *, notify: bool = True
     ) -> int | None:
-        try:
-            message = await self._call(
-                "sendMessage",
-                lambda: self.bot.send_message(chat_id, text, reply_markup=markup, disable_notification=not notify),
-            )
-        except TelegramBadRequest:
-            return None
+        message = await self._counted(
+            "sendMessage",
+            chat_id,
+            lambda: self.bot.send_message(chat_id, text, reply_markup=markup, disable_notification=not notify),
+        )
         return message.message_id if isinstance(message, Message) else None
 
     async def send_photo(
@@ -84,20 +94,21 @@ class Outbox:
         *,
         notify: bool = True,
     ) -> int | None:
-        try:
-            message = await self._call(
-                "sendPhoto",
-                lambda: self.bot.send_photo(
-                    chat_id,
-                    BufferedInputFile(photo, filename),
-                    caption=caption,
-                    reply_markup=markup,
-                    disable_notification=not notify,
-                ),
-            )
-        except TelegramBadRequest:
-            return None
+        message = await self._counted(
+            "sendPhoto",
+            chat_id,
+            lambda: self.bot.send_photo(
+                chat_id,
+                BufferedInputFile(photo, filename),
+                caption=caption,
+                reply_markup=markup,
+                disable_notification=not notify,
+            ),
+        )
         return message.message_id if isinstance(message, Message) else None
+
+    # The edits say whether the message still shows what was asked: False when it is gone.
+    # "message is not modified" counts as shown (``_call`` returns None for it, not an error).
 
     async def edit_photo(
         self,
@@ -108,39 +119,48 @@ class Outbox:
         caption: str,
         markup: InlineKeyboardMarkup | None = None,
     ) -> bool:
-        """Replace a photo message's picture, caption and buttons; False if the message is gone."""
+        """Replace a photo message's picture, caption and buttons."""
         media = InputMediaPhoto(media=BufferedInputFile(photo, filename), caption=caption)
-        try:
-            await self._call(
-                "editMessageMedia",
-                lambda: self.bot.edit_message_media(
-                    media=media, chat_id=chat_id, message_id=message_id, reply_markup=markup
-                ),
-            )
-        except TelegramBadRequest:
-            return False
-        return True
+        return await self._edited(
+            "editMessageMedia",
+            chat_id,
+            lambda: self.bot.edit_message_media(
+                media=media, chat_id=chat_id, message_id=message_id, reply_markup=markup
+            ),
+        )
+
+    async def edit_caption(
+        self, chat_id: int, message_id: int, caption: str, markup: InlineKeyboardMarkup | None = None
+    ) -> bool:
+        """Replace a photo message's caption and buttons, keeping its picture."""
+        return await self._edited(
+            "editMessageCaption",
+            chat_id,
+            lambda: self.bot.edit_message_caption(
+                chat_id=chat_id, message_id=message_id, caption=caption, reply_markup=markup
+            ),
+        )
 
     async def edit_text(
         self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None
     ) -> bool:
-        try:
-            await self._call(
-                "editMessageText",
-                lambda: self.bot.edit_message_text(
-                    text=text, chat_id=chat_id, message_id=message_id, reply_markup=markup
-                ),
-            )
-        except TelegramBadRequest:
-            return False
-        return True
+        return await self._edited(
+            "editMessageText",
+            chat_id,
+            lambda: self.bot.edit_message_text(text=text, chat_id=chat_id, message_id=message_id, reply_markup=markup),
+        )
 
     async def edit_markup(self, chat_id: int, message_id: int, markup: InlineKeyboardMarkup | None) -> bool:
+        return await self._edited(
+            "editMessageReplyMarkup",
+            chat_id,
+            lambda: self.bot.edit_message_reply_markup(chat_id=chat_id, message_id=message_id, reply_markup=markup),
+        )
+
+    async def _edited(self, what: str, chat_id: int, call: Callable[[], Awaitable[object]]) -> bool:
+        self.budget.spend(chat_id)
         try:
-            await self._call(
-                "editMessageReplyMarkup",
-                lambda: self.bot.edit_message_reply_markup(chat_id=chat_id, message_id=message_id, reply_markup=markup),
-            )
+            await self._call(what, call)
         except TelegramBadRequest:
             return False
         return True

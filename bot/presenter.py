@@ -8,10 +8,12 @@ turn comes to a player) and edits the rest in place.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import replace
 
 from bot import views
+from bot.boards import BoardPainter
 from bot.outbox import Outbox, Unreachable
 from bot.pictures import PictureMaker
 from bot.tables import Game, HandMessage, TableDoc, remember, turn_key
@@ -22,10 +24,11 @@ log = logging.getLogger(__name__)
 
 
 class Presenter:
-    def __init__(self, db: Database, outbox: Outbox, pictures: PictureMaker) -> None:
+    def __init__(self, db: Database, outbox: Outbox, pictures: PictureMaker, boards: BoardPainter) -> None:
         self.db = db
         self.outbox = outbox
         self.pictures = pictures
+        self.boards = boards
 
     async def save_doc(self, game: Game, doc: TableDoc, status: GameStatus | None = None) -> Game:
         row = await self.db.games.save(game.row, data=doc.to_json(), status=status)
@@ -38,11 +41,10 @@ class Presenter:
             return game
         game = await self._post_results(game, match)
         if game.row.kind == "group":
-            game = await self._sync_board(game, match)
-        for seat, info in enumerate(game.doc.seats):
-            if info is not None and info.user_id is not None:
-                game = await self._sync_hand(game, match, seat, info.user_id)
-        return game
+            self.boards.request(game)
+        people = [(seat, info.user_id) for seat, info in enumerate(game.doc.seats) if info and info.user_id is not None]
+        shown = await asyncio.gather(*(self._show_hand(game, match, seat, user_id) for seat, user_id in people))
+        return await self._store_hands(game, {seat: hand for (seat, _), hand in zip(people, shown, strict=True)})
 
     async def _post_results(self, game: Game, match: Match) -> Game:
         finished = [i for i, state in enumerate(match.rounds) if state.is_over]
@@ -58,74 +60,94 @@ class Presenter:
             game = await self.save_doc(game, doc)
         return game
 
-    async def _sync_board(self, game: Game, match: Match) -> Game:
-        doc = game.doc
-        picture = await self.pictures.table(match, doc.names())
-        caption = views.board_caption(game, match)
-        markup = None if match.is_over else views.board_markup(game)
-        current_round = len(match.rounds) - 1
-        board = doc.board_message if doc.board_round == current_round else None
-        if board is not None and await self.outbox.edit_photo(game.row.chat_id, board, *picture, caption, markup):
-            return game
-        message_id = await self.outbox.send_photo(game.row.chat_id, *picture, caption, markup)
-        if message_id is None:
-            return game
-        # The board it replaces (of this round, or of the round just ended, whose result message
-        # now shows its final table) goes, so that no stale "to play" and "My hand" stay behind.
-        if doc.board_message is not None:
-            await self.outbox.delete(game.row.chat_id, doc.board_message)
-        return await self.save_doc(game, replace(doc, board_message=message_id, board_round=current_round))
-
     async def sync_hand(self, game: Game, seat: int, user_id: int) -> Game:
-        """Bring one player's hand message up to date, and nothing else."""
+        """Redraw one player's hand message where it is (after a stale tap or a "back"), and nothing else."""
         if game.match is None:
             return game
-        return await self._sync_hand(game, game.match, seat, user_id)
-
-    async def _sync_hand(self, game: Game, match: Match, seat: int, user_id: int) -> Game:
-        doc = game.doc
-        state = match.round
-        key = turn_key(match)
-        my_turn = not state.is_over and state.turn == seat
-        current = doc.hands.get(seat)
-        picture = await self.pictures.private(match, seat, doc.names())
-        caption = views.hand_caption(game, match, seat)
-        markup = views.hand_markup(game, match, seat)
-        round_prefix = f"{len(match.rounds) - 1}:"
-        # In a private game the one message is the whole game: it is replaced only for a new round.
-        fresh_needed = current is None or not current.turn_key.startswith(round_prefix)
-        if game.row.kind == "group" and my_turn and current is not None and current.turn_key != key:
-            fresh_needed = True  # a new message, so that Telegram notifies the player
-        try:
-            if (
-                not fresh_needed
-                and current is not None
-                and await self.outbox.edit_photo(user_id, current.message_id, *picture, caption, markup)
-            ):
-                return game
-            message_id = await self.outbox.send_photo(user_id, *picture, caption, markup, notify=my_turn)
-        except Unreachable:
-            log.info("game %s: seat %s cannot be reached privately", game.id, seat)
-            await self.db.users.set_private_ok(user_id, False)
-            return game
-        if message_id is None:
-            return game
-        if current is not None:
-            await self.outbox.delete(user_id, current.message_id)
-        hands = dict(doc.hands)
-        hands[seat] = HandMessage(message_id, key if my_turn else f"{round_prefix}waiting")
-        return await self.save_doc(game, replace(doc, hands=hands))
+        shown = await self._show_hand(game, game.match, seat, user_id, redraw=True)
+        return await self._store_hands(game, {seat: shown})
 
     async def resend_hand(self, game: Game, seat: int, user_id: int) -> Game:
         """Send the hand again as a new message (the player asked for it)."""
         match = game.match
         assert match is not None
-        doc = game.doc
-        hands = dict(doc.hands)
-        hands.pop(seat, None)
-        old = doc.hands.get(seat)
-        game = Game(game.row, replace(doc, hands=hands), match)
-        game = await self._sync_hand(game, match, seat, user_id)
-        if old is not None and game.doc.hands.get(seat) != old:
+        old = game.doc.hands.get(seat)
+        hands = {s: hand for s, hand in game.doc.hands.items() if s != seat}
+        game = Game(game.row, replace(game.doc, hands=hands), match)
+        shown = await self._show_hand(game, match, seat, user_id)
+        game = await self._store_hands(game, {seat: shown})
+        if old is not None and shown is not None and shown != old:
             await self.outbox.delete(user_id, old.message_id)
         return game
+
+    async def _store_hands(self, game: Game, shown: dict[int, HandMessage | None]) -> Game:
+        hands = dict(game.doc.hands)
+        for seat, hand in shown.items():
+            if hand is not None:
+                hands[seat] = hand
+        if hands == game.doc.hands:
+            return game
+        return await self.save_doc(game, replace(game.doc, hands=hands))
+
+    async def _show_hand(
+        self, game: Game, match: Match, seat: int, user_id: int, *, redraw: bool = False
+    ) -> HandMessage | None:
+        """Bring one hand message up to date; the message it now is (None: as it was, or unreachable).
+
+        In a group game the hand that is to play gets a new message (so Telegram notifies the
+        player), and once played it is frozen: its caption and buttons change, its picture stays.
+        Only the board in the group follows every move, so a move costs one hand picture, not one
+        per player. In a private game the one message is the whole game: edited in place, and
+        replaced only for a new round.
+        """
+        state = match.round
+        key = turn_key(match)
+        round_prefix = f"{len(match.rounds) - 1}:"
+        my_turn = not state.is_over and state.turn == seat
+        current = game.doc.hands.get(seat)
+        chat = user_id
+        try:
+            if current is None or not current.turn_key.startswith(round_prefix):
+                return await self._send_hand(
+                    game, match, seat, chat, current, key if my_turn else round_prefix + "waiting"
+                )
+            if game.row.kind != "group":
+                caption, markup = views.hand_caption(game, match, seat), views.hand_markup(game, match, seat)
+                if current.turn_key == key and redraw:  # the picture is as it was: only the buttons change
+                    shown = await self.outbox.edit_caption(chat, current.message_id, caption, markup)
+                else:
+                    picture = await self.pictures.private(match, seat, game.doc.names())
+                    shown = await self.outbox.edit_photo(chat, current.message_id, *picture, caption, markup)
+                if shown:
+                    return HandMessage(current.message_id, key)
+                return await self._send_hand(game, match, seat, chat, current, key)
+            if my_turn and current.turn_key != key:
+                return await self._send_hand(game, match, seat, chat, current, key)
+            if current.turn_key == key:
+                if redraw:  # a "back" from the choice of ends: the tiles again
+                    markup = views.hand_markup(game, match, seat)
+                    await self.outbox.edit_markup(chat, current.message_id, markup)
+                return None
+            frozen = round_prefix + ("over" if match.is_over else "waiting")
+            if current.turn_key == frozen or (current.turn_key.endswith(":waiting") and not match.is_over):
+                return None
+            caption = views.hand_caption(game, match, seat)
+            await self.outbox.edit_caption(chat, current.message_id, caption, None)
+            return HandMessage(current.message_id, frozen)
+        except Unreachable:
+            log.info("game %s: seat %s cannot be reached privately", game.id, seat)
+            await self.db.users.set_private_ok(user_id, False)
+            return None
+
+    async def _send_hand(
+        self, game: Game, match: Match, seat: int, chat: int, current: HandMessage | None, key: str
+    ) -> HandMessage | None:
+        picture = await self.pictures.private(match, seat, game.doc.names())
+        caption, markup = views.hand_caption(game, match, seat), views.hand_markup(game, match, seat)
+        my_turn = not match.round.is_over and match.round.turn == seat
+        message_id = await self.outbox.send_photo(chat, *picture, caption, markup, notify=my_turn)
+        if message_id is None:
+            return None
+        if current is not None:
+            await self.outbox.delete(chat, current.message_id)
+        return HandMessage(message_id, key)

@@ -10,22 +10,21 @@ import asyncio
 import logging
 import random
 import secrets
-from collections import defaultdict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 
+from bot.locks import GameLocks
 from bot.presenter import Presenter
-from bot.tables import Game, Seat, TableDoc, load_game, record_of, remember, turn_number
+from bot.tables import DEFAULT_LEVEL, Game, Seat, TableDoc, load_game, record_of, remember, turn_number
 from engine import IllegalMoveError, Match, Move, Rules, Tile
-from engine.players import player_for
+from engine.players import LEVELS, player_for
 from storage import Database, GameStatus, StaleVersionError
 from storage.games import MoveLog
 
 log = logging.getLogger(__name__)
 
 NAME_LIMIT = 24
-DEFAULT_LEVEL = "medium"
 
 
 class TableError(ValueError):
@@ -59,22 +58,42 @@ def short_name(name: str) -> str:
 
 
 def computer_name(index: int, level: str) -> str:
+    """A group's computer seat, named with its level ("🤖 Hard 2"), which is fixed in the lobby.
+
+    A name is given once and kept for the whole game: captions, pictures and round results
+    all say it, so it may only carry what cannot change.  A private game's level can change
+    mid-game, so its computers are named without it (:func:`solo_computer_name`) and the level
+    is shown on a row of buttons under the game instead.
+    """
     return f"🤖 {level.capitalize()} {index}"
 
 
+def solo_computer_name(index: int, opponents: int) -> str:
+    """A private game's computer seat: "🤖 Computer", or "🤖 Computer 2" among several."""
+    return "🤖 Computer" if opponents == 1 else f"🤖 Computer {index}"
+
+
+def with_computer_level(doc: TableDoc, level: str) -> TableDoc:
+    """Every computer seat at ``level``; names, people and the record stay as they are."""
+    seats = tuple(replace(seat, level=level) if seat and seat.is_computer else seat for seat in doc.seats)
+    return replace(doc, seats=seats, computer_level=level)
+
+
 class GameService:
-    def __init__(self, db: Database, presenter: Presenter, *, group_delay: float, private_delay: float) -> None:
+    def __init__(
+        self, db: Database, presenter: Presenter, locks: GameLocks, *, group_delay: float, private_delay: float
+    ) -> None:
         self.db = db
         self.presenter = presenter
+        self.locks = locks
         self.group_delay = group_delay
         self.private_delay = private_delay
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._drivers: dict[int, asyncio.Task[None]] = {}
 
     @asynccontextmanager
     async def locked(self, game_id: int) -> AsyncIterator[Game]:
         """The game, loaded fresh under its lock: one change at a time per game."""
-        async with self._locks[game_id]:
+        async with self.locks(game_id):
             row = await self.db.games.get(game_id)
             if row is None:
                 raise TableError("no_game")
@@ -125,16 +144,19 @@ class GameService:
                 raise TableError("not_seated")
             return await self.presenter.save_doc(game, game.doc.with_seat(seat, None))
 
-    async def add_computer(self, game_id: int, person: Person, level: str = DEFAULT_LEVEL) -> Game:
+    async def add_computer(self, game_id: int, person: Person, level: str | None = None) -> Game:
+        """Seat a computer of ``level`` (default: the lobby's last choice), which Start then uses too."""
         async with self.locked(game_id) as game:
             self._require_lobby(game)
             self._require_creator(game, person)
+            level = game.doc.computer_level if level is None else level
+            self._require_level(level)
             free = [i for i, seat in enumerate(game.doc.seats) if seat is None]
             if not free:
                 raise TableError("lobby_full")
             computers = sum(1 for seat in game.doc.seats if seat and seat.is_computer)
             doc = game.doc.with_seat(free[0], Seat(computer_name(computers + 1, level), level=level))
-            return await self.presenter.save_doc(game, doc)
+            return await self.presenter.save_doc(game, replace(doc, computer_level=level))
 
     async def cycle_seats(self, game_id: int, person: Person) -> Game:
         """Seats 2 -> 3 -> 4 -> 2 within the preset's range; a seat is removed only when it is free."""
@@ -166,12 +188,13 @@ class GameService:
             if not any(seat and not seat.is_computer for seat in game.doc.seats):
                 raise TableError("not_seated")
             doc = game.doc
+            level = doc.computer_level if doc.computer_level in LEVELS else DEFAULT_LEVEL
             computers = sum(1 for seat in doc.seats if seat and seat.is_computer)
             seats = list(doc.seats)
             for index, seat in enumerate(seats):
                 if seat is None:
                     computers += 1
-                    seats[index] = Seat(computer_name(computers, DEFAULT_LEVEL), level=DEFAULT_LEVEL)
+                    seats[index] = Seat(computer_name(computers, level), level=level)
             game = Game(game.row, replace(doc, seats=tuple(seats)), None)
             game = await self._deal_first(game)
         return await self._after_change(game) if show else game
@@ -180,7 +203,10 @@ class GameService:
         """Bring a committed change to Telegram and let the computers move."""
         return await self._after_change(game)
 
-    async def open_solo(self, chat_id: int, person: Person, preset: str, opponents: int) -> Game:
+    async def open_solo(
+        self, chat_id: int, person: Person, preset: str, opponents: int, level: str = DEFAULT_LEVEL
+    ) -> Game:
+        self._require_level(level)
         rules = Rules.preset(preset)
         seats_count = opponents + 1
         rules.check_seats(seats_count)
@@ -190,7 +216,7 @@ class GameService:
                 if old.row.status in (GameStatus.LOBBY, GameStatus.PLAYING):
                     await self.db.games.save(old.row, status=GameStatus.CANCELLED)
         seats = [Seat(short_name(person.name), person.user_id)] + [
-            Seat(computer_name(i, DEFAULT_LEVEL), level=DEFAULT_LEVEL) for i in range(1, seats_count)
+            Seat(solo_computer_name(i, opponents), level=level) for i in range(1, seats_count)
         ]
         row = await self.db.games.create(
             chat_id=chat_id,
@@ -198,7 +224,7 @@ class GameService:
             status=GameStatus.LOBBY,
             preset=preset,
             creator_id=person.user_id,
-            data=TableDoc(seats=tuple(seats)).to_json(),
+            data=TableDoc(seats=tuple(seats), computer_level=level).to_json(),
         )
         async with self.locked(row.id) as game:
             game = await self._deal_first(game)
@@ -266,7 +292,7 @@ class GameService:
         await self._after_change(outcome.game)
 
     async def _after_change(self, game: Game) -> Game:
-        async with self._locks[game.id]:
+        async with self.locks(game.id):
             row = await self.db.games.get(game.id)
             if row is None:
                 return game
@@ -338,12 +364,32 @@ class GameService:
             if game.match is not None and seat is not None:
                 await self.presenter.sync_hand(game, seat, user_id)
 
+    async def set_computer_level(self, game_id: int, user_id: int, level: str) -> Game | None:
+        """In a private game, every computer plays at ``level`` from its next move on.
+
+        Only the seats change: hands, line, scores and the record stay exactly as they were.
+        Returns the committed game, or None when the computers already play at ``level``;
+        call :meth:`refresh_hand` afterwards to show it.
+        """
+        self._require_level(level)
+        async with self.locked(game_id) as game:
+            if game.doc.seat_of(user_id) is None:
+                raise TableError("not_your_game")
+            if game.row.kind != "private":
+                raise TableError("level_private_only")
+            if game.row.status is not GameStatus.PLAYING or game.match is None or game.match.is_over:
+                raise TableError("no_game")
+            computers = [seat for seat in game.doc.seats if seat and seat.is_computer]
+            if all(seat.level == level for seat in computers):
+                return None
+            return await self.presenter.save_doc(game, with_computer_level(game.doc, level))
+
     async def resume(self) -> int:
         """After a restart: bring every running game's messages up to date and wake its computers."""
         rows = await self.db.games.with_status(GameStatus.PLAYING)
         for row in rows:
             try:
-                async with self._locks[row.id]:
+                async with self.locks(row.id):
                     game = await self.presenter.sync(load_game(row))
                 self._drive_computers(game)
             except Exception:
@@ -360,6 +406,11 @@ class GameService:
     def _require_lobby(game: Game) -> None:
         if game.row.status is not GameStatus.LOBBY:
             raise TableError("lobby_closed")
+
+    @staticmethod
+    def _require_level(level: str) -> None:
+        if level not in LEVELS:
+            raise TableError("unknown_level")
 
     @staticmethod
     def _require_creator(game: Game, person: Person) -> None:

@@ -12,6 +12,9 @@ from typing import Any
 from engine import Match, read_record, replay, write_record
 from storage import GameRow
 
+# The level of a computer seat nobody chose one for (engine.players.LEVELS).
+DEFAULT_LEVEL = "medium"
+
 
 @dataclass(frozen=True)
 class Seat:
@@ -50,6 +53,8 @@ class TableDoc:
     board_round: int = -1
     hands: dict[int, HandMessage] = field(default_factory=dict)
     results_posted: int = 0
+    # The level last chosen for a computer here: Start gives it to the free seats.
+    computer_level: str = DEFAULT_LEVEL
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -60,6 +65,7 @@ class TableDoc:
             "board_round": self.board_round,
             "hands": {str(seat): [hand.message_id, hand.turn_key] for seat, hand in self.hands.items()},
             "results_posted": self.results_posted,
+            "computer_level": self.computer_level,
         }
 
     @staticmethod
@@ -72,6 +78,7 @@ class TableDoc:
             board_round=data.get("board_round", -1),
             hands={int(seat): HandMessage(int(value[0]), str(value[1])) for seat, value in data["hands"].items()},
             results_posted=data.get("results_posted", 0),
+            computer_level=data.get("computer_level", DEFAULT_LEVEL),
         )
 
     def seat_of(self, user_id: int) -> int | None:

@@ -41,6 +41,11 @@ PRESET_SUMMARIES: dict[str, str] = {
 }
 
 
+LEVEL_TITLES: dict[str, str] = {"easy": "Easy", "medium": "Medium", "hard": "Hard"}
+
+LEVELS_HINT = "Easy plays like a beginner, Medium plays sensibly, Hard thinks ahead. You can change it during the game."
+
+
 def escape(text: str) -> str:
     return html.escape(text, quote=False)
 
@@ -54,13 +59,35 @@ def preset_title(preset: str) -> str:
     return PRESET_TITLES.get(preset, preset)
 
 
+def level_title(level: str) -> str:
+    return LEVEL_TITLES.get(level, level)
+
+
+def opponents_prompt(preset: str) -> str:
+    """Under the rules of ``preset``: the question the opponents-and-level buttons answer."""
+    several = Rules.preset(preset).max_seats > 2
+    question = "How many computer opponents, and how strong?" if several else "How strong should the computer be?"
+    return f"{rules_text(preset)}\n\n{question}\n{LEVELS_HINT}"
+
+
+def level_set(level: str) -> str:
+    """The answer to a tap on the level row."""
+    return f"The computer now plays at {level_title(level)} level."
+
+
+def level_already(level: str) -> str:
+    return f"The computer already plays at {level_title(level)} level."
+
+
 def help_text() -> str:
     return (
         "<b>Dominoes</b>\n\n"
         "In a group: /new starts a game (/new fives picks a rule set), players tap <b>Join</b>, "
-        "the creator taps <b>Start</b>; empty seats get computer players. The table is shown in the "
+        "the creator taps <b>Start</b>; empty seats get computer players (the creator picks Easy, Medium "
+        "or Hard with the 🤖 buttons). The table is shown in the "
         "group; your hand comes to your private chat with me, where you tap a tile to play it.\n\n"
-        "In a private chat: /start, then play against the computer.\n\n"
+        "In a private chat: /start, then play against the computer; the 🤖 buttons under the game "
+        "change its level at any time.\n\n"
         "/rules — the rule sets\n/help — this text"
     )
 
@@ -84,11 +111,15 @@ def greeting(name: str) -> str:
     )
 
 
-def lobby_text(preset: str, rules: Rules, names: list[str | None], creator: str) -> str:
+def lobby_text(preset: str, rules: Rules, names: list[str | None], creator: str, fill_level: str | None = None) -> str:
+    """The lobby; ``fill_level`` is the level Start gives the free seats (computer names carry theirs)."""
     seats = "\n".join(f"{i + 1}. {escape(name) if name else '—'}" for i, name in enumerate(names))
+    free = "free seats get computer players"
+    if fill_level is not None:
+        free = f"free seats get 🤖 {level_title(fill_level)} computer players"
     return (
         f"<b>Dominoes: {preset_title(preset)}</b> · {len(names)} seats\n"
-        f"Started by {escape(creator)}. Tap <b>Join</b> to sit down; free seats get computer players.\n\n"
+        f"Started by {escape(creator)}. Tap <b>Join</b> to sit down; {free}.\n\n"
         f"{seats}"
     )
 
@@ -117,6 +148,8 @@ ALERTS: dict[str, str] = {
     "game_running": "A game is already running in this chat.",
     "broken": "Something went wrong; nothing was changed. Please try again.",
     "choose_end": "This tile fits more than one end: choose one.",
+    "unknown_level": "There is no such computer level.",
+    "level_private_only": "The computer's level can be changed only in a private game against the computer.",
     "ok": "",
 }
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import texts
-from bot.callbacks import HandTap, LobbyTap, RulesTap, SoloTap, TileTap
+from bot.callbacks import HandTap, LevelTap, LobbyTap, RulesTap, SoloGo, SoloTap, TileTap
 from bot.tables import Game, turn_number
 from engine import ENDS, End, Match, Rules, Tile
+from engine.players import LEVELS
 
 END_CODES = {End.LEFT: "l", End.RIGHT: "r", End.UP: "u", End.DOWN: "d"}
 CODE_ENDS = {code: end for end, code in END_CODES.items()}
@@ -27,7 +28,8 @@ def lobby_markup(game: Game) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
         inline_keyboard=[
             [button("Join", "join"), button("Leave", "leave")],
-            [button("Add computer", "add"), button(f"Seats: {seats}", "seats")],
+            [button(f"+🤖 {texts.level_title(level)}", f"add-{level}") for level in LEVELS],
+            [button(f"Seats: {seats}", "seats")],
             [button("Start", "start"), button("Cancel", "cancel")],
         ]
     )
@@ -36,7 +38,8 @@ def lobby_markup(game: Game) -> InlineKeyboardMarkup:
 def lobby_text(game: Game) -> str:
     rules = Rules.preset(game.row.preset)
     creator = next((s.name for s in game.doc.seats if s and s.user_id == game.row.creator_id), "someone")
-    return texts.lobby_text(game.row.preset, rules, [s.name if s else None for s in game.doc.seats], creator)
+    names = [s.name if s else None for s in game.doc.seats]
+    return texts.lobby_text(game.row.preset, rules, names, creator, fill_level=game.doc.computer_level)
 
 
 def board_markup(game: Game) -> InlineKeyboardMarkup:
@@ -97,9 +100,31 @@ def hand_markup(game: Game, match: Match, seat: int) -> InlineKeyboardMarkup:
         data = TileTap(game=game.id, version=version, tile=tile_code(tile)).pack()
         buttons.append(InlineKeyboardButton(text=label, callback_data=data))
     rows = [buttons[i : i + TILES_PER_ROW] for i in range(0, len(buttons), TILES_PER_ROW)]
+    rows += level_rows(game, match)
     if game.row.kind == "private" and match.is_over:
         rows.append([InlineKeyboardButton(text="Play again", callback_data=SoloTap(step="menu").pack())])
     return InlineKeyboardMarkup(inline_keyboard=rows or [[]])
+
+
+def computer_level(game: Game) -> str | None:
+    """The level the game's computers play at (a private game's are all alike); None without any."""
+    levels = [seat.level for seat in game.doc.seats if seat and seat.is_computer]
+    return (levels[0] or game.doc.computer_level) if levels else None
+
+
+def level_rows(game: Game, match: Match) -> list[list[InlineKeyboardButton]]:
+    """Under a private game still running: Easy, Medium, Hard, the current one ticked; else nothing."""
+    current = computer_level(game)
+    if game.row.kind != "private" or match.is_over or current is None:
+        return []
+    row = [
+        InlineKeyboardButton(
+            text=f"🤖 {texts.level_title(level)}" + (" ✓" if level == current else ""),
+            callback_data=LevelTap(game=game.id, level=level).pack(),
+        )
+        for level in LEVELS
+    ]
+    return [row]
 
 
 def end_choice_markup(game: Game, match: Match, tile: Tile, ends: list[End]) -> InlineKeyboardMarkup:
@@ -175,17 +200,22 @@ def solo_menu_markup() -> InlineKeyboardMarkup:
 
 
 def opponents_markup(preset: str) -> InlineKeyboardMarkup:
+    """One tap deals: a row per number of opponents ("2 Hard"), a button per level in each."""
     rules = Rules.preset(preset)
     choices = range(max(1, rules.min_seats - 1), rules.max_seats)
-    row = [
-        InlineKeyboardButton(
-            text=f"{n} computer{'s' if n > 1 else ''}",
-            callback_data=SoloTap(step="go", preset=preset, opponents=n).pack(),
-        )
+    several = len(choices) > 1
+    rows = [
+        [
+            InlineKeyboardButton(
+                text=f"{n} {texts.level_title(level)}" if several else f"🤖 {texts.level_title(level)}",
+                callback_data=SoloGo(preset=preset, opponents=n, level=level).pack(),
+            )
+            for level in LEVELS
+        ]
         for n in choices
     ]
     back = InlineKeyboardButton(text="↩ back", callback_data=SoloTap(step="menu").pack())
-    return InlineKeyboardMarkup(inline_keyboard=[row, [back]])
+    return InlineKeyboardMarkup(inline_keyboard=[*rows, [back]])
 
 
 def rules_markup() -> InlineKeyboardMarkup:

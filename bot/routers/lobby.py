@@ -17,6 +17,7 @@ from bot.service import GameService, Person, TableError
 router = Router(name="lobby")
 GROUPS = F.chat.type.in_({ChatType.GROUP, ChatType.SUPERGROUP})
 DEFAULT_PRESET = "draw"
+ADD_PREFIX = "add-"  # "add-hard": seat a computer of that level
 
 
 @router.message(Command("new"), GROUPS)
@@ -70,8 +71,10 @@ async def lobby_tap(
             game = await service.join(callback_data.game, person)
         elif action == "leave":
             game = await service.leave(callback_data.game, person)
-        elif action == "add":
+        elif action == "add":  # a keyboard from before the levels: the lobby's last chosen level
             game = await service.add_computer(callback_data.game, person)
+        elif action.startswith(ADD_PREFIX):
+            game = await service.add_computer(callback_data.game, person, action.removeprefix(ADD_PREFIX))
         elif action == "seats":
             game = await service.cycle_seats(callback_data.game, person)
         elif action == "cancel":

@@ -1,4 +1,5 @@
-"""A private game against the computer: choose the rule set and the number of opponents."""
+"""A private game against the computer: choose the rule set, the opponents and their level;
+and the level row under the game, which changes the computers' level mid-game."""
 
 from __future__ import annotations
 
@@ -6,8 +7,10 @@ from aiogram import Router
 from aiogram.types import CallbackQuery
 
 from bot import texts, views
-from bot.callbacks import SoloTap
+from bot.callbacks import LevelTap, SoloGo, SoloTap
 from bot.service import GameService, Person, TableError
+from bot.tables import DEFAULT_LEVEL
+from engine.players import LEVELS
 
 router = Router(name="solo")
 
@@ -29,16 +32,68 @@ async def solo_tap(query: CallbackQuery, callback_data: SoloTap, person: Person,
         return
     if callback_data.step == "preset":
         await query.answer()
-        text = f"{texts.rules_text(preset)}\n\nHow many computer opponents?"
+        text = texts.opponents_prompt(preset)
         await outbox.edit_text(message.chat.id, message.message_id, text, views.opponents_markup(preset))
         return
     if callback_data.step == "go":
         await query.answer()
-        try:
-            await service.open_solo(message.chat.id, person, preset, callback_data.opponents)
-        except (TableError, ValueError):
-            await outbox.send_text(message.chat.id, texts.alert("broken"))
-            return
-        await outbox.edit_markup(message.chat.id, message.message_id, None)
+        await _deal(
+            message.chat.id, message.message_id, person, service, preset, callback_data.opponents, DEFAULT_LEVEL
+        )
         return
     await query.answer(texts.alert("broken"), show_alert=True)
+
+
+@router.callback_query(SoloGo.filter())
+async def solo_go(query: CallbackQuery, callback_data: SoloGo, person: Person, service: GameService) -> None:
+    message = query.message
+    if message is None or message.chat.type != "private":
+        await query.answer(texts.alert("broken"), show_alert=True)
+        return
+    if callback_data.preset not in texts.PRESET_TITLES or callback_data.level not in LEVELS:
+        key = "broken" if callback_data.preset not in texts.PRESET_TITLES else "unknown_level"
+        await query.answer(texts.alert(key), show_alert=True)
+        return
+    await query.answer()
+    await _deal(
+        message.chat.id,
+        message.message_id,
+        person,
+        service,
+        callback_data.preset,
+        callback_data.opponents,
+        callback_data.level,
+    )
+
+
+async def _deal(
+    chat_id: int, menu_id: int, person: Person, service: GameService, preset: str, opponents: int, level: str
+) -> None:
+    """Deal the game (its message comes by itself) and take the buttons off the menu."""
+    outbox = service.presenter.outbox
+    try:
+        await service.open_solo(chat_id, person, preset, opponents, level)
+    except (TableError, ValueError):
+        await outbox.send_text(chat_id, texts.alert("broken"))
+        return
+    await outbox.edit_markup(chat_id, menu_id, None)
+
+
+@router.callback_query(LevelTap.filter())
+async def level_tap(query: CallbackQuery, callback_data: LevelTap, service: GameService) -> None:
+    """Commit the new level under the game's lock, answer, then redraw the game message."""
+    message = query.message
+    if message is None or message.chat.type != "private":
+        await query.answer(texts.alert("level_private_only"), show_alert=True)
+        return
+    level = callback_data.level
+    try:
+        changed = await service.set_computer_level(callback_data.game, query.from_user.id, level)
+    except TableError as error:
+        await query.answer(texts.alert(error.key), show_alert=True)
+        return
+    if changed is None:
+        await query.answer(texts.level_already(level))
+        return
+    await query.answer(texts.level_set(level))
+    await service.refresh_hand(callback_data.game, query.from_user.id)

@@ -25,7 +25,9 @@ TURN_TIMEOUT = 20.0  # seconds without progress before a test gives up (never a 
 
 # Callback data as the bot packs it (bot/callbacks.py): prefix and fields joined by ":".
 TILE_DATA = re.compile(r"^t:(?P<game>-?\d+):(?P<version>-?\d+):(?P<tile>\d*):(?P<end>[a-z]*)$")
-LOBBY_DATA = re.compile(r"^lb:(?P<game>\d+):(?P<action>[a-z]+)$")
+LOBBY_DATA = re.compile(r"^lb:(?P<game>\d+):(?P<action>[a-z-]+)$")
+LEVEL_DATA = re.compile(r"^lv:(?P<game>\d+):(?P<level>[a-z]+)$")
+LEVEL_TICK = "✓"  # marks the level the computers play at now, on the row under a private game
 PLAYABLE_MARKS = ("🟢", "⭐")
 
 # A tile as the bot writes it in captions and on buttons: [6|4], 6|4.  (Rule texts say "1-1"
@@ -299,8 +301,10 @@ def forge_tap(fake: FakeTelegram, user: User, message: Message, data: str) -> Ca
 # --------------------------------------------------------------------------- opening games
 
 
-async def open_private_game(fake: FakeTelegram, user: User, preset: str, opponents: int) -> Message:
-    """/start, tap the rule set, tap the number of computer opponents; returns the hand message."""
+async def open_private_game(
+    fake: FakeTelegram, user: User, preset: str, opponents: int, level: str = "medium"
+) -> Message:
+    """/start, tap the rule set, tap the number of computer opponents and their level; returns the hand message."""
     before = len(fake.messages(user))
     fake.start_bot(user)
 
@@ -313,7 +317,7 @@ async def open_private_game(fake: FakeTelegram, user: User, preset: str, opponen
     message = await fake.wait_for(menu, TURN_TIMEOUT, what="the private menu")
     query = fake.tap(user, message, data=_button_data(message, f"s:preset:{preset}:"))
     await fake.wait_answered(query, timeout=TURN_TIMEOUT)
-    go = f"s:go:{preset}:{opponents}"
+    go = f"sg:{preset}:{opponents}:{level}"
     await fake.wait_for(lambda: _has_data(fake, message, go), TURN_TIMEOUT, what="the opponents buttons")
     query = fake.tap(user, message, data=go)
     await fake.wait_answered(query, timeout=TURN_TIMEOUT)
@@ -361,6 +365,67 @@ async def join(fake: FakeTelegram, lobby: Lobby, user: User) -> CallbackQuery:
         what=f"{user.name} in the lobby",
     )
     return query
+
+
+async def add_computer(fake: FakeTelegram, lobby: Lobby, creator: User, level: str) -> CallbackQuery:
+    """The creator taps "+🤖 <Level>"; returns once the lobby shows one more computer."""
+    before = lobby_text(fake, lobby).count("🤖")
+    query = fake.tap(creator, lobby.message, data=f"lb:{lobby.game_id}:add-{level}")
+    await fake.wait_answered(query, timeout=TURN_TIMEOUT)
+    await fake.wait_for(
+        lambda: lobby_text(fake, lobby).count("🤖") > before, TURN_TIMEOUT, what=f"a {level} computer in the lobby"
+    )
+    return query
+
+
+def lobby_text(fake: FakeTelegram, lobby: Lobby) -> str:
+    live = fake.world.message(lobby.group.id, lobby.message.message_id)
+    assert live is not None
+    return live.shown_text
+
+
+def level_buttons(message: Message) -> dict[str, str]:
+    """The level row under a private game: level -> button text ("🤖 Hard ✓" for the current one)."""
+    found = {}
+    for row in message.inline_keyboard:
+        for button in row:
+            match = LEVEL_DATA.match(button.get("callback_data") or "")
+            if match:
+                found[match["level"]] = str(button.get("text", ""))
+    return found
+
+
+def shown_level(fake: FakeTelegram, message: Message) -> str | None:
+    """The level ticked on the live message's level row (None: no row)."""
+    live = fake.world.message(message.chat_id, message.message_id)
+    if live is None or live.deleted:
+        return None
+    ticked = [level for level, text in level_buttons(live).items() if LEVEL_TICK in text]
+    return ticked[0] if len(ticked) == 1 else None
+
+
+async def choose_level(fake: FakeTelegram, user: User, level: str) -> CallbackQuery:
+    """Tap ``level`` on the row under the user's private game; returns once the row ticks it."""
+    message = hand_message(fake, user)
+    assert message is not None, f"{user.name} has no game message"
+    query = fake.tap(user, message, data=f"lv:{_level_game(message)}:{level}")
+    await fake.wait_answered(query, timeout=TURN_TIMEOUT)
+    assert not is_alert(query), f"choosing {level} was refused: {query.answer}"
+    await fake.wait_for(
+        lambda: (now := hand_message(fake, user)) is not None and shown_level(fake, now) == level,
+        TURN_TIMEOUT,
+        what=f"the level row to show {level}",
+    )
+    return query
+
+
+def _level_game(message: Message) -> int:
+    for row in message.inline_keyboard:
+        for button in row:
+            match = LEVEL_DATA.match(button.get("callback_data") or "")
+            if match:
+                return int(match["game"])
+    raise AssertionError(f"no level row under message {message.message_id}: {message.inline_keyboard}")
 
 
 async def start_game(fake: FakeTelegram, lobby: Lobby, creator: User) -> None:

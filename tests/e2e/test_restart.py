@@ -62,12 +62,13 @@ async def test_killed_mid_game_and_restarted(fake: FakeTelegram, bot: BotProcess
     assert await bot.wait_gone(children) == [], "the killed bot's worker processes stayed behind"
     await bot.start()
 
-    # 2. Killed after committing a move, before showing it: the board edit hangs, then SIGKILL.
+    # 2. Killed after committing a move, before showing it: the played hand's freeze hangs (the
+    # computers move only once a change is shown), then SIGKILL.
     turn = await table.next_turn()
     assert not isinstance(turn, Message), "the game ended too early for this test"
     user, message, playable = turn
     committed = len(moves())
-    fake.inject("hang", method="editMessageMedia", chat=group)
+    fake.inject("hang", method="editMessageCaption", chat=message.chat_id)
     button = table.rng.choice(playable)
     query = fake.tap(user, message, data=button.data)
     await fake.wait_answered(query, timeout=TURN_TIMEOUT)
@@ -87,7 +88,7 @@ async def test_killed_mid_game_and_restarted(fake: FakeTelegram, bot: BotProcess
         query = fake.tap(user, message, data=button.data)
         await fake.wait_answered(query, timeout=TURN_TIMEOUT)
         await fake.wait_for(lambda: len(moves()) > committed or None, TURN_TIMEOUT, what="the move to be committed")
-    await fake.wait_for(lambda: not fake.pipeline.injector.scripted, TURN_TIMEOUT, what="the board edit to hang")
+    await fake.wait_for(lambda: not fake.pipeline.injector.scripted, TURN_TIMEOUT, what="the freeze to hang")
     children = await bot.kill()
     stored = moves()
     assert len(stored) == committed + 1, "only the tapped move may be new (nobody else was shown a turn)"

@@ -131,7 +131,7 @@ async def test_lobby_buttons_refused(shared_fake: FakeTelegram, shared_bot: BotP
     await snap.assert_unchanged("the creator's Join")
 
     # Buttons only the creator may press, by a seated player and by someone not in the game.
-    for action in ("start", "cancel", "add", "seats"):
+    for action in ("start", "cancel", "add-easy", "add-hard", "seats"):
         await refused(fake, fake.tap(bob, lobby.message, data=f"lb:{lobby.game_id}:{action}"))
         await snap.assert_unchanged(f"Bob's {action} tap")
         await refused(fake, fake.tap(carol, lobby.message, data=f"lb:{lobby.game_id}:{action}"))

@@ -1,0 +1,110 @@
+"""The board painter: only the newest table is drawn, within the group's budget, and a new round gets a new board."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import replace
+from typing import Any, cast
+
+from bot.boards import BoardPainter
+from bot.locks import GameLocks
+from bot.outbox import Outbox
+from bot.pacing import GroupBudget
+from bot.pictures import Photo, PictureMaker
+from bot.tables import Game, Seat, TableDoc, turn_number
+from engine import Match, Rules
+from storage import Database, GameRow, GameStatus
+
+CHAT = -100
+
+
+class Screen:
+    """Stands in for the outbox, the pictures and the games table; remembers what was shown."""
+
+    def __init__(self) -> None:
+        self.edits: list[int] = []  # the turn number each board edit showed
+        self.sent: list[int] = []
+        self.deleted: list[int] = []
+        self.stored: list[tuple[int, int]] = []
+        self.rows: dict[int, GameRow] = {}
+        self.budget = GroupBudget(per_minute=0)
+
+    async def table(self, match: Match, names: object) -> Photo:
+        await asyncio.sleep(0)
+        return Photo(str(turn_number(match)).encode(), "t.png")
+
+    async def edit_photo(self, chat: int, message: int, data: bytes, *rest: object) -> bool:
+        self.budget.spend(chat)  # as the outbox does
+        self.edits.append(int(data))
+        return True
+
+    async def send_photo(self, chat: int, data: bytes, *rest: object) -> int:
+        self.sent.append(int(data))
+        return 1000 + len(self.sent)
+
+    async def delete(self, chat: int, message: int) -> None:
+        self.deleted.append(message)
+
+    async def get(self, game_id: int) -> GameRow | None:
+        return self.rows.get(game_id)
+
+    async def save(self, row: GameRow, data: dict[str, Any]) -> GameRow:
+        doc = TableDoc.from_json(data)
+        assert doc.board_message is not None
+        self.stored.append((doc.board_message, doc.board_round))
+        return replace(row, data=data, version=row.version + 1)
+
+
+def painter(screen: Screen, per_minute: float) -> BoardPainter:
+    db = cast(Database, type("Db", (), {"games": screen})())
+    screen.budget = GroupBudget(per_minute=per_minute, burst=1)
+    return BoardPainter(db, cast(Outbox, screen), cast(PictureMaker, screen), GameLocks(), screen.budget)
+
+
+def positions(count: int) -> list[Game]:
+    rng = random.Random(3)
+    match = Match.new(Rules.preset("block"), 2, rng)
+    doc = TableDoc(seats=(Seat("Ann", 1), Seat("Bob", 2)), board_message=7, board_round=0)
+    games = []
+    for version in range(count):
+        row = GameRow(5, CHAT, "group", GameStatus.PLAYING, "block", 1, version, doc.to_json(), 0.0, 0.0)
+        games.append(Game(row, doc, match))
+        match = match.apply(match.round.legal_moves()[0])
+    return games
+
+
+async def test_moves_made_while_the_group_waits_are_shown_as_one_newest_board() -> None:
+    screen = Screen()
+    boards = painter(screen, per_minute=60 * 20)  # a message every 50 ms after the first
+    games = positions(6)
+    boards.request(games[0])
+    await asyncio.sleep(0.01)  # the first board is shown at once and spends the group's only token
+    for game in games[1:]:
+        boards.request(game)
+        await asyncio.sleep(0)
+    await boards.idle()
+    newest = turn_number(games[-1].match)  # type: ignore[arg-type]
+    assert screen.edits == [turn_number(games[0].match), newest]  # type: ignore[arg-type]
+    assert screen.sent == [] and screen.stored == []
+
+
+async def test_a_new_round_gets_a_new_board_stored_and_the_old_one_deleted() -> None:
+    screen = Screen()
+    boards = painter(screen, per_minute=0)
+    (game,) = positions(1)
+    assert game.match is not None
+    next_round = game.match
+    while not next_round.round.is_over:
+        next_round = next_round.apply(next_round.round.legal_moves()[0])
+    next_round = next_round.deal_next(random.Random(1))
+    moved = Game(game.row, game.doc, next_round)
+    screen.rows[5] = game.row
+    boards.request(moved)
+    await boards.idle()
+    assert screen.sent == [turn_number(next_round)] and screen.edits == []
+    assert screen.stored == [(1001, 1)] and screen.deleted == [7]
+    # The next move of that round edits the new board, though the move's game still names the old one.
+    boards.request(Game(game.row, game.doc, next_round.apply(next_round.round.legal_moves()[0])))
+    await boards.idle()
+    assert len(screen.edits) == 1 and len(screen.sent) == 1

@@ -1,0 +1,240 @@
+"""Computer levels in the bot: the lobby's buttons, the private menu, the level row, and the service."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+import pytest_asyncio
+from aiogram.types import InlineKeyboardMarkup
+
+from bot import texts, views
+from bot.callbacks import LevelTap, LobbyTap, SoloGo
+from bot.locks import GameLocks
+from bot.presenter import Presenter
+from bot.service import GameService, Person, TableError, computer_name, solo_computer_name, with_computer_level
+from bot.tables import DEFAULT_LEVEL, Game, Seat, TableDoc, record_of, remember
+from engine import Match, Rules
+from engine.players import LEVELS
+from storage import Database, GameRow, GameStatus
+
+HUGE = 2**53
+
+
+def _game(kind: str, match: Match | None, seats: tuple[Seat | None, ...], game_id: int = HUGE) -> Game:
+    status = GameStatus.PLAYING if match is not None else GameStatus.LOBBY
+    row = GameRow(game_id, -(10**13), kind, status, "draw", 7, 3, {}, 0.0, 0.0)
+    doc = TableDoc(seats=seats, record=record_of(match) if match else None)
+    return Game(row, doc, match)
+
+
+def _solo_seats(level: str, opponents: int = 2) -> tuple[Seat, ...]:
+    computers = [Seat(solo_computer_name(i, opponents), level=level) for i in range(1, opponents + 1)]
+    return (Seat("Ann", user_id=7), *computers)
+
+
+def _buttons(markup: InlineKeyboardMarkup) -> list[tuple[str, str]]:
+    return [(b.text, b.callback_data or "") for row in markup.inline_keyboard for b in row]
+
+
+def test_level_callbacks_fit_in_64_bytes() -> None:
+    for level in LEVELS:
+        for data in (
+            LobbyTap(game=HUGE, action=f"add-{level}").pack(),
+            LevelTap(game=HUGE, level=level).pack(),
+            SoloGo(preset="quickblock", opponents=3, level=level).pack(),
+        ):
+            assert len(data.encode()) <= 64, data
+
+
+def test_the_lobby_offers_a_computer_of_each_level_and_names_the_fill_level() -> None:
+    seats = (Seat("Ann", user_id=7), Seat(computer_name(1, "easy"), level="easy"), None)
+    game = _game("group", None, seats)
+    game = replace(game, doc=replace(game.doc, computer_level="hard"))
+    actions = [LobbyTap.unpack(data).action for _, data in _buttons(views.lobby_markup(game))]
+    assert [a for a in actions if a.startswith("add")] == ["add-easy", "add-medium", "add-hard"]
+    text = views.lobby_text(game)
+    assert "🤖 Easy 1" in text
+    assert "free seats get 🤖 Hard computer players" in text
+
+
+def test_one_tap_in_the_private_menu_chooses_opponents_and_level() -> None:
+    for preset in ("draw", "duel"):
+        rules = Rules.preset(preset)
+        choices = [
+            SoloGo.unpack(data) for _, data in _buttons(views.opponents_markup(preset)) if data.startswith("sg:")
+        ]
+        expected = {(n, level) for n in range(max(1, rules.min_seats - 1), rules.max_seats) for level in LEVELS}
+        assert {(c.opponents, c.level) for c in choices} == expected
+        assert all(c.preset == preset for c in choices)
+    labels = [text for text, data in _buttons(views.opponents_markup("duel")) if data.startswith("sg:")]
+    assert labels == ["🤖 Easy", "🤖 Medium", "🤖 Hard"]
+    assert "How strong" in texts.opponents_prompt("duel")
+    assert "How many" in texts.opponents_prompt("draw")
+
+
+def test_the_level_row_ticks_the_current_level_under_a_running_private_game() -> None:
+    match = Match.new(Rules.preset("draw"), 3, random.Random(3))
+    game = _game("private", match, _solo_seats("hard"))
+    (row,) = views.level_rows(game, match)
+    assert [b.text for b in row] == ["🤖 Easy", "🤖 Medium", "🤖 Hard ✓"]
+    assert [LevelTap.unpack(b.callback_data or "") for b in row] == [
+        LevelTap(game=HUGE, level=level) for level in LEVELS
+    ]
+    # It is the last row of the hand's keyboard, below the tiles.
+    assert views.hand_markup(game, match, 0).inline_keyboard[-1] == row
+
+
+def test_no_level_row_in_a_group_game() -> None:
+    match = Match.new(Rules.preset("draw"), 2, random.Random(3))
+    seats = (Seat("Ann", user_id=7), Seat(computer_name(1, "easy"), level="easy"))
+    assert views.level_rows(_game("group", match, seats), match) == []
+
+
+def test_no_level_row_once_the_game_is_over() -> None:
+    rng = random.Random(4)
+    match = Match.new(Rules.preset("duel"), 2, rng)
+    while not match.is_over:
+        match = match.apply(rng.choice(match.round.legal_moves()))
+    game = _game("private", match, _solo_seats("easy", opponents=1))
+    assert views.level_rows(game, match) == []
+    assert [text for text, _ in _buttons(views.hand_markup(game, match, 0))][-1] == "Play again"
+
+
+def test_a_new_level_changes_only_the_computer_seats() -> None:
+    match = Match.new(Rules.preset("draw"), 3, random.Random(5))
+    doc = TableDoc(seats=_solo_seats("medium"), record=record_of(match), results_posted=0)
+    changed = with_computer_level(doc, "easy")
+    assert [s.level for s in changed.seats if s] == [None, "easy", "easy"]
+    assert [s.name for s in changed.seats if s] == [s.name for s in doc.seats if s]  # names are kept
+    assert changed.seats[0] == doc.seats[0]
+    assert changed.record == doc.record
+    assert changed.computer_level == "easy"
+
+
+def test_the_lobby_level_survives_a_round_trip_and_old_documents_get_the_default() -> None:
+    doc = TableDoc(seats=(None, None), computer_level="hard")
+    assert TableDoc.from_json(doc.to_json()).computer_level == "hard"
+    old = doc.to_json()
+    del old["computer_level"]
+    assert TableDoc.from_json(old).computer_level == DEFAULT_LEVEL
+
+
+def test_computer_names() -> None:
+    assert computer_name(2, "hard") == "🤖 Hard 2"
+    assert solo_computer_name(1, 1) == "🤖 Computer"
+    assert solo_computer_name(3, 3) == "🤖 Computer 3"
+
+
+# --- the service, on a real database; the presenter only stores ---------------------------------
+
+
+class StoringPresenter:
+    """What the service needs of a presenter, without Telegram: store documents, show nothing."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def save_doc(self, game: Game, doc: TableDoc, status: GameStatus | None = None) -> Game:
+        row = await self.db.games.save(game.row, data=doc.to_json(), status=status)
+        remember(row, game.match)
+        return Game(row, doc, game.match)
+
+    async def sync(self, game: Game) -> Game:
+        return game
+
+
+@pytest_asyncio.fixture
+async def service(tmp_path: Path) -> AsyncIterator[GameService]:
+    db = await Database.open(f"sqlite:///{tmp_path / 'levels.sqlite3'}")
+    await db.migrate()
+    # Computers wait an hour before each move: nothing changes a game behind a test's back.
+    service = GameService(db, cast(Presenter, StoringPresenter(db)), GameLocks(), group_delay=3600, private_delay=3600)
+    try:
+        yield service
+    finally:
+        await service.close()
+        await db.close()
+
+
+ANN = Person(7, "Ann")
+BOB = Person(8, "Bob")
+
+
+async def _stored(service: GameService, game_id: int) -> dict[str, Any]:
+    row = await service.db.games.get(game_id)
+    assert row is not None
+    return dict(row.data)
+
+
+async def test_a_private_game_starts_at_the_chosen_level_and_changes_without_touching_the_match(
+    service: GameService,
+) -> None:
+    game = await service.open_solo(-1, ANN, "draw", 2, "hard")
+    assert [s.level for s in game.doc.seats if s and s.is_computer] == ["hard", "hard"]
+    before = await _stored(service, game.id)
+
+    changed = await service.set_computer_level(game.id, ANN.user_id, "easy")
+    assert changed is not None
+    after = await _stored(service, game.id)
+    assert after["record"] == before["record"]
+    assert [s["level"] for s in after["seats"]] == [None, "easy", "easy"]
+    assert [s["name"] for s in after["seats"]] == [s["name"] for s in before["seats"]]
+    assert changed.row.version > game.row.version
+
+    # The same level again changes nothing (not even the version).
+    assert await service.set_computer_level(game.id, ANN.user_id, "easy") is None
+    row = await service.db.games.get(game.id)
+    assert row is not None and row.version == changed.row.version
+
+
+@pytest.mark.parametrize(
+    ("who", "level", "key"),
+    [(BOB, "hard", "not_your_game"), (ANN, "godlike", "unknown_level"), (ANN, "", "unknown_level")],
+)
+async def test_a_level_change_is_refused(service: GameService, who: Person, level: str, key: str) -> None:
+    game = await service.open_solo(-1, ANN, "duel", 1, "medium")
+    before = await _stored(service, game.id)
+    with pytest.raises(TableError) as refused:
+        await service.set_computer_level(game.id, who.user_id, level)
+    assert refused.value.key == key
+    assert key in texts.ALERTS
+    assert await _stored(service, game.id) == before
+
+
+async def test_no_level_change_in_a_group_game_or_a_finished_one(service: GameService) -> None:
+    lobby = await service.open_lobby(-2, ANN, "duel")
+    lobby = await service.add_computer(lobby.id, ANN, "easy")
+    started = await service.start(lobby.id, ANN, show=False)
+    with pytest.raises(TableError) as refused:
+        await service.set_computer_level(started.id, ANN.user_id, "hard")
+    assert refused.value.key == "level_private_only"
+
+    game = await service.open_solo(-3, ANN, "duel", 1, "medium")
+    row = await service.db.games.get(game.id)
+    assert row is not None
+    await service.db.games.save(row, status=GameStatus.FINISHED)
+    with pytest.raises(TableError) as refused:
+        await service.set_computer_level(game.id, ANN.user_id, "hard")
+    assert refused.value.key == "no_game"
+
+
+async def test_the_lobby_fills_free_seats_with_the_level_chosen_last(service: GameService) -> None:
+    lobby = await service.open_lobby(-4, ANN, "block")
+    assert len(lobby.doc.seats) == 4
+    await service.add_computer(lobby.id, ANN, "hard")
+    lobby = await service.add_computer(lobby.id, ANN, "easy")
+    assert lobby.doc.computer_level == "easy"
+    with pytest.raises(TableError) as refused:
+        await service.add_computer(lobby.id, ANN, "godlike")
+    assert refused.value.key == "unknown_level"
+    with pytest.raises(TableError) as refused:
+        await service.add_computer(lobby.id, BOB, "hard")
+    assert refused.value.key == "creator_only"
+    started = await service.start(lobby.id, ANN, show=False)
+    seats = [(s.name, s.level) for s in started.doc.seats if s]
+    assert seats == [("Ann", None), ("🤖 Hard 1", "hard"), ("🤖 Easy 2", "easy"), ("🤖 Easy 3", "easy")]
