@@ -69,3 +69,9 @@ class WrongFirstError(DealError):
     """The record names a first seat other than the one the rules determine."""
 
     code = "wrong_first"
+
+
+class PositionError(DealError):
+    """The parts of a round in progress that do not fit together (see ``RoundState.resume``)."""
+
+    code = "bad_position"

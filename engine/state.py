@@ -29,6 +29,7 @@ from engine.errors import (
     ForcedLeadError,
     GameOverError,
     MissingFirstError,
+    PositionError,
     TileDoesNotFitError,
     TileNotInHandError,
     WrongFirstError,
@@ -205,6 +206,71 @@ class RoundState(NamedTuple):
             first, forced = forced_lead
         return _begin(rules, tuple(tuple(hand) for hand in hands), tuple(boneyard), first, forced)
 
+    @staticmethod
+    def resume(
+        rules: Rules,
+        hands: Sequence[Sequence[Tile]],
+        boneyard: Sequence[Tile],
+        line: Line,
+        turn: int,
+        *,
+        starter: int,
+        forced: Tile | None = None,
+        passes: int = 0,
+        fives: Sequence[int] | None = None,
+        draws: Sequence[int] | None = None,
+        end: RoundEnd | None = None,
+    ) -> RoundState:
+        """A round in progress, from its parts; it plays on exactly as the round they were taken from.
+
+        ``hands``, ``boneyard`` (first drawn first) and ``line`` hold every tile
+        once; ``turn`` is the seat to play (the last to play once the round is
+        over); ``starter`` the seat that led; ``forced`` the tile the lead must
+        be, before it is played; ``passes`` the passes in a row since the last
+        play; ``fives`` the points scored during play and ``draws`` the tiles each
+        seat drew (zeros by default). The round's history starts here: it has no
+        events, and its deal is the position itself.
+
+        Raises :class:`~engine.errors.PositionError` (a ``DealError``) for parts
+        that no round of ``rules`` could be made of.
+
+        >>> import random
+        >>> from engine.rules import Rules
+        >>> real = RoundState.deal(Rules.preset("draw"), 2, random.Random(4), first=0)
+        >>> for _ in range(5):
+        ...     real = real.apply(real.legal_moves()[0])
+        >>> copy = RoundState.resume(
+        ...     real.rules, real.hands, real.boneyard, real.line, real.turn,
+        ...     starter=real.starter, passes=real.passes, draws=real.draws,
+        ... )
+        >>> copy.legal_moves() == real.legal_moves(), copy.events
+        (True, ())
+        >>> RoundState.resume(real.rules, real.hands, real.boneyard[1:], real.line, real.turn, starter=0)
+        Traceback (most recent call last):
+        ...
+        engine.errors.PositionError: tiles missing from the round: 1-1
+        """
+        seats = len(hands)
+        rules.check_seats(seats)
+        state = _new_state(
+            rules,
+            Deal(tuple(tuple(hand) for hand in hands), tuple(boneyard), starter),
+            tuple(tuple(hand) for hand in hands),
+            tuple(boneyard),
+            line,
+            turn,
+            forced,
+            passes,
+            (0,) * seats if fives is None else tuple(fives),
+            (0,) * seats if draws is None else tuple(draws),
+            (),
+            end,
+        )
+        problem = _position_problem(state)
+        if problem is not None:
+            raise PositionError(problem)
+        return state
+
     # --- reading --------------------------------------------------------------------
 
     @property
@@ -308,6 +374,43 @@ class RoundState(NamedTuple):
         return _advance(
             rules, self.deal_, hands, self.boneyard, line, (seat + 1) % len(hands), fives, self.draws, events
         )
+
+
+def _position_problem(state: RoundState) -> str | None:
+    """What makes ``state`` a position no round reaches, or None if it is one."""
+    seats = state.seats
+    everything = [tile for hand in state.hands for tile in hand] + list(state.boneyard) + state.line.tiles()
+    if len(set(everything)) != len(everything):
+        twice = sorted({str(t) for t in everything if everything.count(t) > 1})
+        return f"tiles in more than one place: {', '.join(twice)}"
+    if len(everything) != len(ALL_TILES):
+        return f"tiles missing from the round: {', '.join(sorted(str(t) for t in set(ALL_TILES) - set(everything)))}"
+    for name, seat in (("seat to play", state.turn), ("starter", state.starter)):
+        if not 0 <= seat < seats:
+            return f"the {name} {seat} is not one of the {seats} seats"
+    for name, counts in (("fives", state.fives), ("draws", state.draws)):
+        if len(counts) != seats or min(counts) < 0:
+            return f"{name} must be {seats} counts of at least 0, not {counts}"
+    if state.rules.in_play is not InPlay.FIVES and any(state.fives):
+        return f"{state.rules.id} scores no points during play"
+    if not state.rules.draws and any(state.draws):
+        return f"nobody draws in {state.rules.id}"
+    if state.forced is not None and (state.line.lead is not None or state.forced not in state.hands[state.turn]):
+        return f"a forced lead of {state.forced} needs an empty line and the tile in the hand of the seat to play"
+    empty = [seat for seat, hand in enumerate(state.hands) if not hand]
+    if state.end is None:
+        if empty:
+            return f"seat {empty[0]} has no tiles left, so the round is over"
+        if not 0 <= state.passes < seats:
+            return f"{state.passes} passes in a row with {seats} seats and the round still on"
+        if not state.legal_moves():
+            return f"seat {state.turn} is to play but has no tile that fits"
+    elif state.end is RoundEnd.DOMINO:
+        if empty != [state.turn] or state.passes:
+            return "a round won by domino ends with the seat that played last out of tiles and no passes"
+    elif empty or state.passes != seats:
+        return f"a blocked round (fish) ends with every seat holding tiles and {seats} passes in a row"
+    return None
 
 
 def _begin(

@@ -15,9 +15,11 @@ Each returns a :class:`~renderer.encode.Picture` (``data``, ``format``,
 ``line_text(line)`` gives the line as text for captions.
 
 Modules, one job each: :mod:`~renderer.layout` (geometry as data, no
-pixels), :mod:`~renderer.sprites` (cached, pre-rendered tiles and badges),
-:mod:`~renderer.compose` (pasting them together), :mod:`~renderer.encode`
-(the smallest acceptable encoding), :mod:`~renderer.text` (captions),
+pixels), :mod:`~renderer.sprites` (cached, pre-rendered tiles and badges,
+already in the palette), :mod:`~renderer.compose` (pasting them together),
+:mod:`~renderer.encode` (the smallest acceptable encoding),
+:mod:`~renderer.png` (the PNG writer, compressing in remembered bands of
+rows), :mod:`~renderer.palette`, :mod:`~renderer.text` (captions),
 :mod:`~renderer.fonts`, :mod:`~renderer.theme`, :mod:`~renderer.views`.
 Only the pure ones are imported here; the Pillow ones load on first use.
 """

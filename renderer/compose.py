@@ -1,8 +1,10 @@
 """Pictures put together from sprites: the header of seats, the board, a hand, a round's result.
 
 Everything here takes plain values (names, counts, a layout, tiles) and draws
-RGB images; what may be shown to whom is decided before, in
-:mod:`renderer.pictures`, from the engine's public or private types.
+onto palette ("P") images from :func:`renderer.palette.canvas`, pasting each
+sprite over the colour it was laid on (see :mod:`renderer.sprites`); what may
+be shown to whom is decided before, in :mod:`renderer.pictures`, from the
+engine's public or private types.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from PIL import Image, ImageDraw
 
 from engine.line import Line
 from engine.tiles import Tile
-from renderer import sprites, theme
+from renderer import palette, sprites, theme
 from renderer.fonts import fit, text_font
 from renderer.layout import BoardLayout, lay_out
 from renderer.sprites import Look
@@ -48,10 +50,12 @@ class Board(NamedTuple):
         return self.layout.bounds.height * self.half
 
 
-def _write(canvas: Image.Image, x: int, y: int, text: str, size: int, colour: Colour, *, right: bool = False) -> int:
-    """Paste ``text`` with its left (or right) end at ``x`` and its middle at ``y``; returns its width."""
-    sprite = sprites.label(text, size, colour)
-    canvas.paste(sprite, (x - sprite.width if right else x, y - sprite.height // 2), sprite)
+def _write(
+    canvas: Image.Image, x: int, y: int, text: str, size: int, colour: Colour, *, on: Colour, right: bool = False
+) -> int:
+    """Paste ``text`` over ``on`` with its left (or right) end at ``x`` and its middle at ``y``; returns its width."""
+    sprite = sprites.label(text, size, colour, on=on)
+    sprite.paste(canvas, x - sprite.width if right else x, y - sprite.height // 2)
     return sprite.width
 
 
@@ -76,27 +80,27 @@ def choose_board(line: Line, last: Tile | None, sizes: Sizes, max_height: int) -
 
 
 def draw_board(canvas: Image.Image, board: Board, top: int, height: int) -> None:
-    """Paste the board's tiles and badges into ``canvas`` between ``top`` and ``top + height``."""
+    """Paste the board's tiles and badges into ``canvas`` between ``top`` and ``top + height``, over the felt."""
     half = board.half
     bounds = board.layout.bounds
     left = (canvas.width - bounds.width * half) // 2 - bounds.x0 * half
     top = top + (height - bounds.height * half) // 2 - bounds.y0 * half
     for index, spot in enumerate(board.layout.spots):
         look = Look.LAST if index == board.last else Look.PLAIN
-        sprite = sprites.tile(spot.first, spot.second, spot.vertical, half, look)
-        canvas.paste(sprite, (left + spot.rect.x0 * half, top + spot.rect.y0 * half), sprite)
+        sprite = sprites.tile(spot.first, spot.second, spot.vertical, half, look, on=theme.FELT)
+        sprite.paste(canvas, left + spot.rect.x0 * half, top + spot.rect.y0 * half)
     size = 2 * half
     inset = max(1, half // 10)
     for badge in board.layout.badges:
-        sprite = sprites.badge(badge.value, size - 2 * inset)
-        canvas.paste(sprite, (left + badge.rect.x0 * half + inset, top + badge.rect.y0 * half + inset), sprite)
+        sprite = sprites.badge(badge.value, size - 2 * inset, on=theme.FELT)
+        sprite.paste(canvas, left + badge.rect.x0 * half + inset, top + badge.rect.y0 * half + inset)
 
 
 def draw_header(canvas: Image.Image, header: Header, sizes: Sizes) -> None:
     """The band of seat cards (name, tiles in hand, score; the seat to play marked) and the boneyard."""
     draw = ImageDraw.Draw(canvas)
     width, height, pad = sizes.width, sizes.header, sizes.pad
-    draw.rectangle((0, 0, width - 1, height - 1), fill=theme.HEADER)
+    draw.rectangle((0, 0, width - 1, height - 1), fill=palette.index(theme.HEADER))
     gap = pad // 2
     bone_width = round(width * 0.12)
     seats = len(header.seats)
@@ -108,47 +112,54 @@ def draw_header(canvas: Image.Image, header: Header, sizes: Sizes) -> None:
         x = pad + seat * (card_width + gap)
         y = gap
         if label.to_play:
-            box = sprites.card(card_width, card_height, theme.CARD_TURN, theme.TURN, max(2, sizes.width // 300))
+            fill = theme.CARD_TURN
+            box = sprites.card(card_width, card_height, fill, theme.TURN, max(2, sizes.width // 300), on=theme.HEADER)
         else:
-            box = sprites.card(card_width, card_height, theme.CARD)
-        canvas.paste(box, (x, y), box)
+            fill = theme.CARD
+            box = sprites.card(card_width, card_height, fill, on=theme.HEADER)
+        box.paste(canvas, x, y)
         inner = x + round(card_height * 0.16)
         name_y = y + round(card_height * 0.3)
         stats_y = y + round(card_height * 0.72)
         if label.to_play:
-            mark = sprites.arrow(round(sizes.name_font * 0.7))
-            canvas.paste(mark, (inner, name_y - mark.height // 2), mark)
+            mark = sprites.arrow(round(sizes.name_font * 0.7), on=fill)
+            mark.paste(canvas, inner, name_y - mark.height // 2)
             name_x = inner + mark.width + round(sizes.name_font * 0.3)
         else:
             name_x = inner
         room = x + card_width - name_x - round(card_height * 0.12)
         name = fit(label.name, name_font, room) if name_font is not None else ""
-        _write(canvas, name_x, name_y, name or f"#{seat + 1}", sizes.name_font, theme.TEXT)
-        tiles_icon = sprites.hand_icon(icon)
-        canvas.paste(tiles_icon, (inner, stats_y - icon // 2), tiles_icon)
+        _write(canvas, name_x, name_y, name or f"#{seat + 1}", sizes.name_font, theme.TEXT, on=fill)
+        tiles_icon = sprites.hand_icon(icon, on=fill)
+        tiles_icon.paste(canvas, inner, stats_y - icon // 2)
         count_x = inner + tiles_icon.width + round(icon * 0.3)
-        _write(canvas, count_x, stats_y, str(label.tiles), sizes.number_font, theme.TEXT)
+        _write(canvas, count_x, stats_y, str(label.tiles), sizes.number_font, theme.TEXT, on=fill)
         if label.score is not None:
             score_x = x + card_width - round(card_height * 0.16)
-            score_width = _write(canvas, score_x, stats_y, str(label.score), sizes.number_font, theme.TURN, right=True)
-            star = sprites.star(round(icon * 0.8))
-            canvas.paste(
-                star, (score_x - score_width - star.width - round(icon * 0.15), stats_y - star.height // 2), star
+            score_width = _write(
+                canvas, score_x, stats_y, str(label.score), sizes.number_font, theme.TURN, on=fill, right=True
             )
+            star = sprites.star(round(icon * 0.8), on=fill)
+            star.paste(canvas, score_x - score_width - star.width - round(icon * 0.15), stats_y - star.height // 2)
         if label.you:
             bar = max(3, sizes.width // 200)
             left, right = x + card_height // 4, x + card_width - card_height // 4
-            draw.rectangle((left, y + card_height - bar - 2, right, y + card_height - 3), fill=theme.YOU)
+            draw.rectangle((left, y + card_height - bar - 2, right, y + card_height - 3), fill=palette.index(theme.YOU))
     x = width - pad - bone_width
-    box = sprites.card(bone_width, card_height, theme.HEADER, theme.TEXT_DIM, max(1, sizes.width // 540))
-    canvas.paste(box, (x, gap), box)
-    heap = sprites.boneyard_icon(icon)
+    box = sprites.card(
+        bone_width, card_height, theme.HEADER, theme.TEXT_DIM, max(1, sizes.width // 540), on=theme.HEADER
+    )
+    box.paste(canvas, x, gap)
+    heap = sprites.boneyard_icon(icon, on=theme.HEADER)
     middle = gap + card_height // 2
-    count = sprites.label(str(header.boneyard), sizes.number_font, theme.TEXT)
-    span = heap.width + round(icon * 0.3) + count.width
+    count = str(header.boneyard)
+    count_width = sprites.label(count, sizes.number_font, theme.TEXT, on=theme.HEADER).width
+    span = heap.width + round(icon * 0.3) + count_width
     start = x + (bone_width - span) // 2
-    canvas.paste(heap, (start, middle - heap.height // 2), heap)
-    _write(canvas, start + heap.width + round(icon * 0.3), middle, str(header.boneyard), sizes.number_font, theme.TEXT)
+    heap.paste(canvas, start, middle - heap.height // 2)
+    _write(
+        canvas, start + heap.width + round(icon * 0.3), middle, count, sizes.number_font, theme.TEXT, on=theme.HEADER
+    )
 
 
 def hand_height(count: int, sizes: Sizes) -> int:
@@ -171,7 +182,7 @@ def _hand_per_row(sizes: Sizes) -> int:
 def draw_hand(canvas: Image.Image, hand: Sequence[HandTile], top: int, sizes: Sizes) -> None:
     """One's own tiles standing in rows under the table; playable ones raised and outlined."""
     height = hand_height(len(hand), sizes)
-    ImageDraw.Draw(canvas).rectangle((0, top, sizes.width - 1, top + height - 1), fill=theme.PANEL)
+    ImageDraw.Draw(canvas).rectangle((0, top, sizes.width - 1, top + height - 1), fill=palette.index(theme.PANEL))
     half = sizes.hand_half
     gap = round(half * 0.5)
     lift = round(half * 0.6)
@@ -183,8 +194,8 @@ def draw_hand(canvas: Image.Image, hand: Sequence[HandTile], top: int, sizes: Si
         x = (sizes.width - row_width) // 2
         y = top + sizes.pad + (start // per_row) * row_height + round(half * 0.6)
         for item in row:
-            sprite = sprites.tile(item.tile.high, item.tile.low, True, half, item.look)
-            canvas.paste(sprite, (x, y - (lift if item.raised else 0)), sprite)
+            sprite = sprites.tile(item.tile.high, item.tile.low, True, half, item.look, on=theme.PANEL)
+            sprite.paste(canvas, x, y - (lift if item.raised else 0))
             x += 2 * half + gap
 
 
@@ -230,7 +241,7 @@ def draw_result_rows(canvas: Image.Image, rows: Sequence[ResultRow], top: int, s
     draw = ImageDraw.Draw(canvas)
     width, pad = sizes.width, sizes.pad
     height = result_rows_height(rows, sizes)
-    draw.rectangle((0, top, width - 1, top + height - 1), fill=theme.HEADER)
+    draw.rectangle((0, top, width - 1, top + height - 1), fill=palette.index(theme.HEADER))
     name_font = text_font(sizes.name_font)
     half = _result_half(sizes)
     per_line = _result_tiles_per_line(sizes)
@@ -239,40 +250,38 @@ def draw_result_rows(canvas: Image.Image, rows: Sequence[ResultRow], top: int, s
     for seat, row in enumerate(rows):
         row_height = _result_row_height(row, sizes)
         fill = theme.CARD_TURN if row.winner else theme.CARD
-        box = sprites.card(width - 2 * pad, row_height - pad // 2, fill)
-        canvas.paste(box, (pad, y), box)
+        sprites.card(width - 2 * pad, row_height - pad // 2, fill, on=theme.HEADER).paste(canvas, pad, y)
         middle = y + (row_height - pad // 2) // 2
         x = pad + round(pad * 0.8)
         if row.winner:
-            mark = sprites.crown(round(sizes.name_font * 0.8))
-            canvas.paste(mark, (x, middle - mark.height // 2), mark)
+            mark = sprites.crown(round(sizes.name_font * 0.8), on=fill)
+            mark.paste(canvas, x, middle - mark.height // 2)
             x += mark.width + round(pad * 0.4)
         name = fit(row.name, name_font, pad + name_width - x) if name_font is not None else ""
-        _write(canvas, x, middle, name or f"#{seat + 1}", sizes.name_font, theme.TEXT)
+        _write(canvas, x, middle, name or f"#{seat + 1}", sizes.name_font, theme.TEXT, on=fill)
         lines = max(1, -(-len(row.hand) // per_line))
         tiles_top = middle - (lines * (4 * half + half // 2) - half // 2) // 2
-        for index, tile in enumerate(row.hand):
-            line, column = divmod(index, per_line)
-            sprite = sprites.tile(tile.high, tile.low, True, half)
-            position = (tiles_x + column * (2 * half + half // 2), tiles_top + line * (4 * half + half // 2))
-            canvas.paste(sprite, position, sprite)
-        _draw_numbers(canvas, row, middle, sizes)
+        for number, tile in enumerate(row.hand):
+            line, column = divmod(number, per_line)
+            sprite = sprites.tile(tile.high, tile.low, True, half, on=fill)
+            sprite.paste(canvas, tiles_x + column * (2 * half + half // 2), tiles_top + line * (4 * half + half // 2))
+        _draw_numbers(canvas, row, middle, sizes, fill)
         y += row_height
 
 
-def _draw_numbers(canvas: Image.Image, row: ResultRow, middle: int, sizes: Sizes) -> None:
-    """Right to left: the match total (if any), the round's points, the pips left in hand."""
+def _draw_numbers(canvas: Image.Image, row: ResultRow, middle: int, sizes: Sizes, on: Colour) -> None:
+    """Right to left, over the row's colour ``on``: the match total (if any), the round's points, the pips in hand."""
     width, pad, size = sizes.width, sizes.pad, sizes.number_font
     column = round(width * 0.115)
     right = width - 2 * pad
     if row.total is not None:
-        total_width = _write(canvas, right, middle, str(row.total), size, theme.TEXT, right=True)
-        star = sprites.star(round(size * 0.75))
-        canvas.paste(star, (right - total_width - star.width - pad // 4, middle - star.height // 2), star)
+        total_width = _write(canvas, right, middle, str(row.total), size, theme.TEXT, on=on, right=True)
+        star = sprites.star(round(size * 0.75), on=on)
+        star.paste(canvas, right - total_width - star.width - pad // 4, middle - star.height // 2)
         right -= column + round(size * 0.4)
     points_colour: Colour = theme.TURN if row.points > 0 else theme.TEXT_DIM
-    _write(canvas, right, middle, f"+{row.points}", size, points_colour, right=True)
+    _write(canvas, right, middle, f"+{row.points}", size, points_colour, on=on, right=True)
     right -= column
-    text_width = _write(canvas, right, middle, str(row.pips), size, theme.TEXT_DIM, right=True)
-    pip = sprites.dot(round(size * 0.45), theme.TEXT_DIM)
-    canvas.paste(pip, (right - text_width - pip.width - pad // 3, middle - pip.height // 2), pip)
+    text_width = _write(canvas, right, middle, str(row.pips), size, theme.TEXT_DIM, on=on, right=True)
+    pip = sprites.dot(round(size * 0.45), theme.TEXT_DIM, on=on)
+    pip.paste(canvas, right - text_width - pip.width - pad // 3, middle - pip.height // 2)

@@ -1,9 +1,11 @@
 """Image to bytes that Telegram accepts as a photo, in whichever encoding is smallest.
 
-Pictures are flat colours with anti-aliased edges, so a PNG over the fixed
-palette of :mod:`renderer.theme` is nearly always the smallest and is exact;
-lossy WebP and JPEG are tried only when it comes out over ``budget`` (or when
-asked to try everything), and the smallest result wins.
+Pictures are flat colours with anti-aliased edges, drawn over the fixed
+palette of :mod:`renderer.theme`, so a palette PNG (written by
+:mod:`renderer.png`) is nearly always the smallest and is exact; lossy WebP
+and JPEG are tried only when it comes out over ``budget`` (or when asked to
+try everything), and the smallest result wins. An RGB image is mapped onto
+the palette first.
 
 Telegram's photo limits: at most 10 MB, width + height at most 10000, the
 longer side at most 20 times the shorter.
@@ -13,12 +15,12 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import NamedTuple
 
 from PIL import Image
 
-from renderer.theme import PALETTE
+from renderer.palette import to_palette
+from renderer.png import write_png
 
 MAX_BYTES = 10 * 1024 * 1024
 MAX_SIDES = 10_000
@@ -71,32 +73,22 @@ def check_limits(width: int, height: int, size: int = 0) -> None:
         raise PhotoLimitError(f"{size} bytes: a photo may have at most {MAX_BYTES}")
 
 
-@lru_cache(maxsize=1)
-def _palette_image() -> Image.Image:
-    image = Image.new("P", (1, 1))
-    image.putpalette(PALETTE)
-    return image
-
-
-def to_palette(image: Image.Image) -> Image.Image:
-    """``image`` mapped onto the fixed palette, each pixel to its nearest colour (no dithering)."""
-    rgb = image if image.mode == "RGB" else image.convert("RGB")
-    return rgb.quantize(palette=_palette_image(), dither=Image.Dither.NONE)
-
-
 def encode_as(image: Image.Image, fmt: str) -> bytes:
-    """``image`` (RGB) in one format: ``png`` over the fixed palette, or lossy ``webp`` or ``jpeg``."""
+    """``image`` (palette or RGB) in one format: ``png`` over the fixed palette, or lossy ``webp`` or ``jpeg``."""
     out = io.BytesIO()
     if fmt == "png":
-        # Level 3 takes half the time of 6 for a third more bytes, still far under the budget.
-        to_palette(image).save(out, "PNG", compress_level=3)
+        out.write(write_png(to_palette(image)))
     elif fmt == "webp":
-        image.save(out, "WEBP", quality=88, method=4)
+        _rgb(image).save(out, "WEBP", quality=88, method=4)
     elif fmt == "jpeg":
-        (image if image.mode == "RGB" else image.convert("RGB")).save(out, "JPEG", quality=88, optimize=True)
+        _rgb(image).save(out, "JPEG", quality=88, optimize=True)
     else:
         raise ValueError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
     return out.getvalue()
+
+
+def _rgb(image: Image.Image) -> Image.Image:
+    return image if image.mode == "RGB" else image.convert("RGB")
 
 
 def encode(

@@ -24,11 +24,17 @@ from renderer.views import RoundResult
 NAMES = ("Анна", "Bob", "Олександр Коваленко-Шевченко", "Zoë 🎲")
 
 
-def euler_numbers() -> list[int]:
-    """The numbers along a walk that uses every tile of the set once (it exists: every number has 8 halves)."""
+def euler_numbers(rng: random.Random | None = None) -> list[int]:
+    """The numbers along a walk that uses every tile of the set once (it exists: every number has 8 halves).
+
+    Without ``rng``, always the same walk, from 6; with it, a random walk from a random number.
+    """
     unused = {n: sorted((t for t in ALL_TILES if t.has(n)), reverse=True) for n in range(7)}
+    if rng is not None:
+        for tiles in unused.values():
+            rng.shuffle(tiles)
     used: set[Tile] = set()
-    stack, walk = [6], []
+    stack, walk = [6 if rng is None else rng.randrange(7)], []
     while stack:  # Hierholzer's algorithm: numbers are vertices, tiles are edges
         value = stack[-1]
         while unused[value] and unused[value][-1] in used:
@@ -42,9 +48,12 @@ def euler_numbers() -> list[int]:
     return walk
 
 
-def full_line(lead_at: int = 11) -> Line:
-    """All 28 tiles in one two-ended line, the lead ``lead_at`` tiles from its left end."""
-    walk = euler_numbers()
+def full_line(lead_at: int = 11, rng: random.Random | None = None) -> Line:
+    """All 28 tiles in one two-ended line, the lead ``lead_at`` tiles from its left end.
+
+    The walk of :func:`euler_numbers` gives the order: with ``rng``, a random one.
+    """
+    walk = euler_numbers(rng)
     lead = tile_of(walk[lead_at], walk[lead_at + 1])
     right = [tile_of(walk[i], walk[i + 1]) for i in range(lead_at + 1, len(walk) - 1)]
     left = [tile_of(walk[i], walk[i + 1]) for i in range(lead_at - 1, -1, -1)]

@@ -12,7 +12,8 @@ What each may show is fixed by the type it takes:
   can only be made from a finished round.
 
 Each ``render_*`` returns encoded :class:`~renderer.encode.Picture` bytes;
-the matching ``draw_*`` returns the RGB image before encoding.
+the matching ``draw_*`` returns the image before encoding, in palette ("P")
+mode over the fixed palette of :mod:`renderer.theme`.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from PIL import Image
 from engine.observation import Observation, Table
 from engine.rules import InPlay, Rules
 from engine.tiles import Tile
-from renderer import theme
+from renderer import palette, theme
 from renderer.compose import (
     HandTile,
     Header,
@@ -102,7 +103,7 @@ def draw_result(result: RoundResult, names: Sequence[str] | None = None, *, widt
     rows_height = result_rows_height(rows, sizes)
     board = choose_board(result.line, result.last, sizes, sizes.board_max_private)
     board_height = max(round(sizes.board_min * 0.8), board.height + 2 * sizes.pad)
-    canvas = Image.new("RGB", (sizes.width, rows_height + board_height), theme.FELT)
+    canvas = palette.canvas((sizes.width, rows_height + board_height), theme.FELT)
     draw_result_rows(canvas, rows, 0, sizes)
     draw_board(canvas, board, rows_height, board_height)
     return canvas
@@ -113,7 +114,7 @@ def _table_picture(
 ) -> Image.Image:
     board = choose_board(table.line, last_played(table.history), sizes, board_max)
     board_height = max(sizes.board_min, board.height + 2 * sizes.pad)
-    canvas = Image.new("RGB", (sizes.width, sizes.header + board_height + extra), theme.FELT)
+    canvas = palette.canvas((sizes.width, sizes.header + board_height + extra), theme.FELT)
     draw_header(canvas, _header(table, names, you), sizes)
     draw_board(canvas, board, sizes.header, board_height)
     return canvas

@@ -1,8 +1,13 @@
-"""Pre-rendered, cached pictures of tiles, badges, cards and icons.
+"""Pre-rendered, cached pictures of tiles, badges, cards and icons, ready to paste.
 
 Each sprite is drawn once at four times its size and reduced, which gives
-smooth (anti-aliased) edges and pips; afterwards a picture only pastes them.
-A tile is drawn lying down and stood up by a quarter turn, which is exact.
+smooth (anti-aliased) edges and pips; a tile is drawn lying down and stood up
+by a quarter turn, which is exact. A sprite is then laid on the one colour it
+is pasted over (a tile on the felt, a name on its seat's card) and mapped onto
+the fixed palette, so that a picture is put together in palette mode and only
+ever pastes: :class:`Sprite` keeps the mapped pixels with a mask of the pixels
+the sprite covers, and pasting it gives exactly what blending it onto that
+background and mapping the result would.
 """
 
 from __future__ import annotations
@@ -10,11 +15,13 @@ from __future__ import annotations
 import enum
 import math
 from functools import lru_cache
+from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
 from renderer import theme
 from renderer.fonts import FONT_LOCK, number_font, text_font
+from renderer.palette import to_palette
 from renderer.theme import Colour
 
 SUPERSAMPLE = 4
@@ -30,6 +37,7 @@ PIP_GRID: dict[int, tuple[tuple[int, int], ...]] = {
     6: ((0, 0), (1, 0), (2, 0), (0, 2), (1, 2), (2, 2)),
 }
 _SPACING = 0.235  # between neighbouring pips, as a fraction of the short side
+_COVERED = [0] + [255] * 255  # alpha to mask: any trace of the sprite is its own pixel
 
 
 class Look(enum.Enum):
@@ -50,16 +58,42 @@ _LOOKS: dict[Look, tuple[Colour, Colour, Colour, float]] = {
 }
 
 
-@lru_cache(maxsize=1024)  # a game uses a few hundred; each is a few kilobytes
-def tile(first: int, second: int, vertical: bool, half: int, look: Look = Look.PLAIN) -> Image.Image:
-    """The RGBA sprite of a tile showing ``first`` on its left (top) half, ``half`` pixels per half-unit.
+class Sprite(NamedTuple):
+    """A sprite laid on a known background: palette pixels, and the mask of the pixels it covers."""
+
+    image: Image.Image  # "P", over the fixed palette
+    mask: Image.Image  # "L": 255 where the sprite shows, 0 where its background is left as it was
+
+    @property
+    def width(self) -> int:
+        return self.image.width
+
+    @property
+    def height(self) -> int:
+        return self.image.height
+
+    def paste(self, canvas: Image.Image, x: int, y: int) -> None:
+        """Paste onto a palette ``canvas`` with the top left corner at ``x, y``, over the background it was laid on."""
+        canvas.paste(self.image, (x, y), self.mask)
+
+
+def flatten(rgba: Image.Image, on: Colour) -> Sprite:
+    """``rgba`` blended onto the colour ``on`` and mapped onto the palette, with the mask of its pixels."""
+    blended = Image.new("RGB", rgba.size, on)
+    blended.paste(rgba, (0, 0), rgba)
+    return Sprite(to_palette(blended), rgba.getchannel("A").point(_COVERED))
+
+
+@lru_cache(maxsize=256)  # only while the sprites made from it are drawn
+def tile_rgba(first: int, second: int, vertical: bool, half: int, look: Look = Look.PLAIN) -> Image.Image:
+    """The RGBA picture of a tile showing ``first`` on its left (top) half, ``half`` pixels per half-unit.
 
     A lying tile is ``4 * half`` wide and ``2 * half`` tall; a standing one the other way round.
     The face is inset a little, so that two touching tiles show a thin gap.
     """
     if vertical:
         # A quarter turn anticlockwise brings the right half to the top.
-        return tile(second, first, False, half, look).transpose(Image.Transpose.ROTATE_90)
+        return tile_rgba(second, first, False, half, look).transpose(Image.Transpose.ROTATE_90)
     face, outline, pip, outline_width = _LOOKS[look]
     scale = SUPERSAMPLE
     short = 2 * half * scale
@@ -89,8 +123,14 @@ def tile(first: int, second: int, vertical: bool, half: int, look: Look = Look.P
     return image.reduce(scale)
 
 
+@lru_cache(maxsize=2048)  # a game uses a few hundred; each is a few kilobytes
+def tile(first: int, second: int, vertical: bool, half: int, look: Look = Look.PLAIN, *, on: Colour) -> Sprite:
+    """:func:`tile_rgba` laid on ``on``."""
+    return flatten(tile_rgba(first, second, vertical, half, look), on)
+
+
 @lru_cache(maxsize=256)
-def badge(value: int, size: int) -> Image.Image:
+def badge(value: int, size: int, *, on: Colour) -> Sprite:
     """A round badge ``size`` pixels across with an open end's number in it."""
     scale = SUPERSAMPLE
     side = size * scale
@@ -102,11 +142,11 @@ def badge(value: int, size: int) -> Image.Image:
     font = number_font(round(0.68 * side))
     with FONT_LOCK:
         draw.text((side / 2, side / 2 + 0.02 * side), str(value), font=font, fill=theme.BADGE_EDGE, anchor="mm")
-    return image.reduce(scale)
+    return flatten(image.reduce(scale), on)
 
 
 @lru_cache(maxsize=256)
-def card(width: int, height: int, fill: Colour, outline: Colour | None = None, line: int = 0) -> Image.Image:
+def card(width: int, height: int, fill: Colour, outline: Colour | None = None, line: int = 0, *, on: Colour) -> Sprite:
     """A rounded rectangle (a seat's card, a panel), optionally outlined."""
     scale = SUPERSAMPLE
     image = Image.new("RGBA", (width * scale, height * scale), (*fill, 0))
@@ -117,19 +157,19 @@ def card(width: int, height: int, fill: Colour, outline: Colour | None = None, l
         draw.rounded_rectangle(box, radius=radius, fill=fill)
     else:
         draw.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=line * scale)
-    return image.reduce(scale)
+    return flatten(image.reduce(scale), on)
 
 
 @lru_cache(maxsize=64)
-def hand_icon(height: int) -> Image.Image:
+def hand_icon(height: int, *, on: Colour) -> Sprite:
     """A small standing tile seen from the front: "tiles in hand"."""
-    return _icon_tiles(height, 1)
+    return flatten(_icon_tiles(height, 1), on)
 
 
 @lru_cache(maxsize=64)
-def boneyard_icon(height: int) -> Image.Image:
+def boneyard_icon(height: int, *, on: Colour) -> Sprite:
     """Three tiles in a heap: "tiles left to draw"."""
-    return _icon_tiles(height, 3)
+    return flatten(_icon_tiles(height, 3), on)
 
 
 def _icon_tiles(height: int, count: int) -> Image.Image:
@@ -150,7 +190,7 @@ def _icon_tiles(height: int, count: int) -> Image.Image:
 
 
 @lru_cache(maxsize=64)
-def crown(height: int, colour: Colour = theme.TURN) -> Image.Image:
+def crown(height: int, colour: Colour = theme.TURN, *, on: Colour) -> Sprite:
     """A crown: the winner of a round."""
     scale = SUPERSAMPLE
     tall = height * scale
@@ -167,11 +207,11 @@ def crown(height: int, colour: Colour = theme.TURN) -> Image.Image:
         (wide * 0.12, tall),
     ]
     draw.polygon(points, fill=colour)
-    return image.reduce(scale)
+    return flatten(image.reduce(scale), on)
 
 
 @lru_cache(maxsize=64)
-def star(height: int, colour: Colour = theme.TURN) -> Image.Image:
+def star(height: int, colour: Colour = theme.TURN, *, on: Colour) -> Sprite:
     """A five-pointed star: points scored."""
     scale = SUPERSAMPLE
     side = height * scale
@@ -183,32 +223,32 @@ def star(height: int, colour: Colour = theme.TURN) -> Image.Image:
         angle = math.pi * (index / 5 - 0.5)
         points.append((centre + radius * math.cos(angle), centre + 0.06 * side + radius * math.sin(angle)))
     ImageDraw.Draw(image).polygon(points, fill=colour)
-    return image.reduce(scale)
+    return flatten(image.reduce(scale), on)
 
 
 @lru_cache(maxsize=64)
-def arrow(height: int, colour: Colour = theme.TURN) -> Image.Image:
+def arrow(height: int, colour: Colour = theme.TURN, *, on: Colour) -> Sprite:
     """A triangle pointing right: the seat to play."""
     scale = SUPERSAMPLE
     tall = height * scale
     wide = round(tall * 0.8)
     image = Image.new("RGBA", (wide, tall), (*colour, 0))
     ImageDraw.Draw(image).polygon([(0, 0), (wide, tall / 2), (0, tall)], fill=colour)
-    return image.reduce(scale)
+    return flatten(image.reduce(scale), on)
 
 
 @lru_cache(maxsize=64)
-def dot(size: int, colour: Colour) -> Image.Image:
+def dot(size: int, colour: Colour, *, on: Colour) -> Sprite:
     """A filled circle: a pip in a label."""
     scale = SUPERSAMPLE
     image = Image.new("RGBA", (size * scale, size * scale), (*colour, 0))
     ImageDraw.Draw(image).ellipse((0, 0, size * scale - 1, size * scale - 1), fill=colour)
-    return image.reduce(scale)
+    return flatten(image.reduce(scale), on)
 
 
 @lru_cache(maxsize=1024)
-def label(text: str, size: int, colour: Colour) -> Image.Image:
-    """``text`` in the text font (digits: any font) as an RGBA sprite, its middle at half its height.
+def label(text: str, size: int, colour: Colour, *, on: Colour) -> Sprite:
+    """``text`` in the text font (digits: any font), its middle at half its height.
 
     Names and numbers repeat from one picture of a game to the next, so they are drawn once.
     """
@@ -220,14 +260,14 @@ def label(text: str, size: int, colour: Colour) -> Image.Image:
         ImageDraw.Draw(mask).text((1, height / 2), text, font=font, fill=255, anchor="lm")
     image = Image.new("RGBA", (width, height), (*colour, 0))
     image.putalpha(mask)
-    return image
+    return flatten(image, on)
 
 
 def clear_caches() -> None:
     """Forget every sprite and font, so that the next picture looks for fonts again (for tests)."""
     from renderer import fonts
 
-    for cached in (tile, badge, card, hand_icon, boneyard_icon, crown, star, arrow, dot, label):
+    for cached in (tile_rgba, tile, badge, card, hand_icon, boneyard_icon, crown, star, arrow, dot, label):
         cached.cache_clear()
     for found in (fonts.font_file, fonts.text_font, fonts.number_font, fonts.fit):
         found.cache_clear()

@@ -1,10 +1,12 @@
 """Colours and sizes of every picture, and the fixed palette they are encoded with.
 
-Every picture is drawn in RGB from the handful of colours below and then
-mapped onto one fixed 256-colour palette: the colours themselves plus, for
-every pair of colours that meet on a picture, the steps of the blend between
-them (the anti-aliased edges). Mapping onto a known palette costs about a
-millisecond, where choosing a palette per picture costs tens.
+Every picture is made of the handful of colours below over one fixed
+256-colour palette: the colours themselves plus, for every pair of colours
+that meet on a picture, the steps of the blend between them (the anti-aliased
+edges). Sprites are mapped onto it once, when they are first drawn, and
+pictures are put together in palette mode (:mod:`renderer.palette`), so a
+picture costs no colour mapping at all, where choosing a palette per picture
+would cost tens of milliseconds.
 
 >>> len(PALETTE) <= 256 * 3
 True

@@ -64,7 +64,7 @@ from engine.events import Drew, Passed, Played
 from engine.observation import Observation
 from engine.players.sim import BIT, FULL_MASK, INDEX, NUMBER_MASK, mask_of, tiles_of
 from engine.rules import Starter
-from engine.state import Deal, RoundState
+from engine.state import RoundState
 from engine.tiles import ALL_TILES, Tile, heaviness
 
 _CLASSIC_ORDER = (1, 2, 3, 4, 5, 6, 0)
@@ -430,17 +430,16 @@ def determinize(observation: Observation, world: World) -> RoundState:
     it plays on exactly as the real round would with those hands and that boneyard.
     """
     table = observation.table
-    return RoundState(
-        rules=table.rules,
-        deal_=Deal(world.hands, world.boneyard, table.starter),
-        hands=world.hands,
-        boneyard=world.boneyard,
-        line=table.line,
-        turn=table.turn,
+    return RoundState.resume(
+        table.rules,
+        world.hands,
+        world.boneyard,
+        table.line,
+        table.turn,
+        starter=table.starter,
         forced=observation.forced,
         passes=trailing_passes(observation),
         fives=table.fives,
         draws=draws_so_far(observation),
-        events=(),
         end=table.end,
     )

@@ -5,10 +5,11 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from engine.line import EMPTY_LINE, End, Line
+from engine.line import EMPTY_LINE, Line
 from engine.rules import PRESETS, Rules
 from engine.state import RoundState
-from engine.tiles import ALL_TILES, Tile, tile_of
+from engine.tiles import ALL_TILES
+from renderer import examples
 
 
 def random_line(rng: random.Random, *, spinner: bool, length: int | None = None) -> Line:
@@ -28,34 +29,8 @@ def random_line(rng: random.Random, *, spinner: bool, length: int | None = None)
 
 
 def full_line(rng: random.Random) -> Line:
-    """All 28 tiles in one two-ended line (an Euler circuit of the set), the lead anywhere in it."""
-    unused: dict[int, list[Tile]] = {n: [t for t in ALL_TILES if t.has(n)] for n in range(7)}
-    for tiles in unused.values():
-        rng.shuffle(tiles)
-    used: set[Tile] = set()
-    stack, circuit = [rng.randrange(7)], []
-    while stack:  # Hierholzer's algorithm: numbers are vertices, tiles are edges
-        value = stack[-1]
-        while unused[value] and unused[value][-1] in used:
-            unused[value].pop()
-        if unused[value]:
-            tile = unused[value].pop()
-            used.add(tile)
-            stack.append(tile.other(value))
-        else:
-            circuit.append(stack.pop())
-    start = rng.randrange(len(ALL_TILES))
-    lead = tile_of(circuit[start], circuit[start + 1])
-    forward = [tile_of(circuit[i], circuit[i + 1]) for i in range(start + 1, len(ALL_TILES))]
-    backward = [tile_of(circuit[i], circuit[i + 1]) for i in range(start - 1, -1, -1)]
-    if circuit[start] != lead.high:  # the lead lies high half left, so the walk runs the other way
-        forward, backward = backward, forward
-    line = EMPTY_LINE.place(lead, None, spinner=False)
-    for tile in forward:
-        line = line.place(tile, End.RIGHT, spinner=False)
-    for tile in backward:
-        line = line.place(tile, End.LEFT, spinner=False)
-    return line
+    """All 28 tiles in one two-ended line (a random Euler walk of the set), the lead anywhere in it."""
+    return examples.full_line(rng.randrange(len(ALL_TILES)), rng)
 
 
 def game_lines(rules: Rules, seats: int, rng: random.Random) -> Iterator[RoundState]:

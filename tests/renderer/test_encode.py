@@ -30,13 +30,20 @@ def test_photos_telegram_takes() -> None:
     check_limits(100, 2000)
 
 
-def test_a_picture_of_the_table_is_a_palette_png_and_nearly_exact() -> None:
+def test_a_picture_of_the_table_is_a_palette_png_and_exact() -> None:
     image = EXAMPLES["table_fives_four_arms"]()
+    assert image.mode == "P" and image.getpalette() == PALETTE
     picture = encode(image)
     assert picture.format == "png" and picture.mime == "image/png" and picture.filename == "dominoes.png"
     assert len(picture) <= BUDGET
     decoded = Image.open(io.BytesIO(picture.data))
     assert decoded.mode == "P"
+    assert decoded.convert("RGB").tobytes() == image.convert("RGB").tobytes()
+
+
+def test_an_rgb_picture_is_mapped_onto_the_palette_nearly_exactly() -> None:
+    image = EXAMPLES["table_fives_four_arms"]().convert("RGB")
+    decoded = Image.open(io.BytesIO(encode(image, formats=["png"]).data))
     difference = ImageStat.Stat(ImageChops.difference(image, decoded.convert("RGB"))).mean
     assert max(difference) < 0.5, "the fixed palette should hold every colour a picture uses"
 

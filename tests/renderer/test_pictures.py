@@ -23,6 +23,7 @@ from renderer import fonts, sprites, theme
 from renderer.encode import BUDGET, check_limits
 from renderer.examples import EXAMPLES, NAMES, finish, full_table, play_until, private_view
 from renderer.pictures import draw_private, draw_result, draw_table, render_private, render_result, render_table
+from renderer.theme import Colour
 from renderer.views import RoundResult
 
 
@@ -35,7 +36,7 @@ def colours(image: Image.Image) -> set[tuple[int, int, int]]:
 @pytest.mark.parametrize("name", list(EXAMPLES))
 def test_every_example_is_a_photo_telegram_takes_and_small(name: str) -> None:
     image = EXAMPLES[name]()
-    assert image.mode == "RGB" and image.width == 1080
+    assert image.mode == "P" and image.getpalette() == theme.PALETTE and image.width == 1080
     check_limits(image.width, image.height)
     assert image.height <= 1280, "taller than Telegram shows a photo without scaling it down"
     from renderer.encode import encode
@@ -191,3 +192,26 @@ def test_pictures_can_be_drawn_from_several_threads() -> None:
     with ThreadPoolExecutor(max_workers=4) as pool:
         drawn = list(pool.map(lambda table: render_table(table, NAMES).data, jobs))
     assert drawn == expected
+
+
+@pytest.mark.parametrize(
+    ("look", "on"),
+    [
+        (sprites.Look.PLAIN, theme.FELT),
+        (sprites.Look.LAST, theme.FELT),
+        (sprites.Look.PLAYABLE, theme.PANEL),
+        (sprites.Look.DIMMED, theme.PANEL),
+        (sprites.Look.PLAIN, theme.CARD_TURN),
+    ],
+)
+def test_a_palette_sprite_pastes_as_blending_the_drawn_one_and_mapping_would(look: sprites.Look, on: Colour) -> None:
+    from renderer.palette import canvas, to_palette
+
+    drawn = sprites.tile_rgba(6, 3, True, 27, look)
+    sprite = sprites.tile(6, 3, True, 27, look, on=on)
+    size = (drawn.width + 20, drawn.height + 20)
+    pasted = canvas(size, on)
+    sprite.paste(pasted, 10, 10)
+    blended = Image.new("RGB", size, on)
+    blended.paste(drawn, (10, 10), drawn)
+    assert pasted.tobytes() == to_palette(blended).tobytes()
