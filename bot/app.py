@@ -23,7 +23,7 @@ from bot.health import beat
 from bot.locks import GameLocks
 from bot.middlewares import PeopleMiddleware
 from bot.outbox import Outbox
-from bot.pacing import GroupBudget
+from bot.pacing import Pacer
 from bot.pictures import PictureMaker
 from bot.presenter import Presenter
 from bot.routers import all_routers
@@ -104,12 +104,12 @@ async def run(settings: Settings) -> None:
         session=session,
         default=DefaultBotProperties(parse_mode=ParseMode.HTML),
     )
-    budget = GroupBudget(per_minute=settings.group_messages_per_minute)
-    outbox = Outbox(bot, budget)
+    pacer = Pacer(settings.group_messages_per_minute, settings.chat_messages_per_second, settings.messages_per_second)
+    outbox = Outbox(bot, pacer)
     pictures = PictureMaker(settings.render_workers)
     pictures.start()
     locks = GameLocks()
-    boards = BoardPainter(db, outbox, pictures, locks, budget)
+    boards = BoardPainter(db, outbox, pictures, locks, pacer)
     service = GameService(
         db,
         Presenter(db, outbox, pictures, boards),

@@ -17,7 +17,7 @@ from dataclasses import replace
 from bot import views
 from bot.locks import GameLocks
 from bot.outbox import Outbox
-from bot.pacing import GroupBudget
+from bot.pacing import Pacer
 from bot.pictures import PictureMaker
 from bot.tables import Game, TableDoc
 from storage import Database
@@ -26,14 +26,12 @@ log = logging.getLogger(__name__)
 
 
 class BoardPainter:
-    def __init__(
-        self, db: Database, outbox: Outbox, pictures: PictureMaker, locks: GameLocks, budget: GroupBudget
-    ) -> None:
+    def __init__(self, db: Database, outbox: Outbox, pictures: PictureMaker, locks: GameLocks, pacer: Pacer) -> None:
         self.db = db
         self.outbox = outbox
         self.pictures = pictures
         self.locks = locks
-        self.budget = budget
+        self.pacer = pacer
         self._wanted: dict[int, Game] = {}
         self._painters: dict[int, asyncio.Task[None]] = {}
         # The board each game shows, as (message id, round): kept here because the game a
@@ -61,7 +59,7 @@ class BoardPainter:
         try:
             while game_id in self._wanted:
                 chat_id = self._wanted[game_id].row.chat_id
-                await self.budget.ready(chat_id)
+                await self.pacer.group_ready(chat_id)
                 game = self._wanted.pop(game_id)  # the newest, after the wait
                 try:
                     await self._paint(game)

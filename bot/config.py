@@ -28,7 +28,13 @@ class Settings(BaseSettings):
         description="processes that draw pictures; 0 draws in a thread of the bot's own process",
     )
     group_messages_per_minute: float = Field(
-        default=20, ge=0, le=600, description="messages and edits into one group a minute; 0: no limit"
+        default=20, ge=0, le=6000, description="messages and edits into one group a minute; 0: no limit"
+    )
+    chat_messages_per_second: float = Field(
+        default=1, ge=0, le=1000, description="messages and edits into any one chat a second; 0: no limit"
+    )
+    messages_per_second: float = Field(
+        default=30, ge=0, le=100000, description="messages and edits a second, all chats together; 0: no limit"
     )
     polling_timeout: int = Field(default=30, ge=0, le=50, description="long-polling timeout in seconds")
 

@@ -23,7 +23,7 @@ from aiogram.exceptions import (
 )
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto, Message
 
-from bot.pacing import GroupBudget
+from bot.pacing import UNLIMITED, Pacer
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -37,10 +37,9 @@ class Unreachable(Exception):
 
 
 class Outbox:
-    def __init__(self, bot: Bot, budget: GroupBudget | None = None) -> None:
+    def __init__(self, bot: Bot, pacer: Pacer = UNLIMITED) -> None:
         self.bot = bot
-        # Without a budget nothing is counted (per_minute 0): tests of single calls.
-        self.budget = budget or GroupBudget(per_minute=0)
+        self.pacer = pacer
 
     async def _call(self, what: str, call: Callable[[], Awaitable[T]]) -> T | None:
         """Run one Bot API call, retrying flood waits and passing faults; None if it cannot be done."""
@@ -67,8 +66,8 @@ class Outbox:
         return None
 
     async def _counted(self, what: str, chat_id: int, call: Callable[[], Awaitable[T]]) -> T | None:
-        """A message or edit into ``chat_id``: counted in the group's budget; None if Telegram refused it."""
-        self.budget.spend(chat_id)
+        """A message or edit into ``chat_id``, within Telegram's budgets; None if Telegram refused it."""
+        await self.pacer.before_send(chat_id)
         try:
             return await self._call(what, call)
         except TelegramBadRequest:
@@ -158,7 +157,7 @@ class Outbox:
         )
 
     async def _edited(self, what: str, chat_id: int, call: Callable[[], Awaitable[object]]) -> bool:
-        self.budget.spend(chat_id)
+        await self.pacer.before_send(chat_id)
         try:
             await self._call(what, call)
         except TelegramBadRequest:

@@ -1,14 +1,20 @@
-"""Telegram's budget of messages into one group: about 20 a minute, edits included.
+"""Telegram's budgets for messages: about 20 a minute into a group, about one a second into any
+chat, about 30 a second overall (edits count in practice; answers to taps and deletions do not).
 
-A token bucket per group chat. Rare messages (a result, a lobby edit, a reply) always go and
-spend a token, even into debt; the board, which changes with every move, waits until the group
-has a token again and then shows only the newest table (see :mod:`bot.boards`).
+Each budget is a token bucket per chat. Before a message or an edit the outbox waits until the
+chat and the bot as a whole have a token (a second at most, in practice), then spends one in
+every bucket that applies. A group's bucket is never waited for by the outbox: a rare message
+(a result, a lobby edit, a reply) always goes and may run the group into debt. The board, which
+changes with every move, is the one sender that waits for the group's bucket, and then shows
+only the newest table (see :mod:`bot.boards`), so the group stays within its budget overall.
 
 >>> clock = [0.0]
->>> budget = GroupBudget(per_minute=20, burst=2, clock=lambda: clock[0])
->>> budget.spend(-1); budget.spend(-1); budget.wait_time(-1)
+>>> groups = Buckets(per_second=20 / 60, burst=2, clock=lambda: clock[0])
+>>> groups.spend(-1); groups.spend(-1); groups.wait_time(-1)
 3.0
->>> clock[0] = 3.0; budget.wait_time(-1)
+>>> clock[0] = 3.0; groups.wait_time(-1)
+0.0
+>>> Buckets(per_second=0).wait_time(-1)  # a rate of 0: no limit
 0.0
 """
 
@@ -18,37 +24,68 @@ import asyncio
 import time
 from collections.abc import Callable
 
+FORGET_AFTER = 10_000  # buckets kept before full ones are dropped
 
-class GroupBudget:
-    def __init__(self, per_minute: float, burst: int = 3, clock: Callable[[], float] = time.monotonic) -> None:
-        self.rate = per_minute / 60.0
+
+class Buckets:
+    """A token bucket per key: ``per_second`` tokens flow in, at most ``burst`` are kept."""
+
+    def __init__(self, per_second: float, burst: float = 3, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = per_second
         self.burst = float(burst)
         self._clock = clock
-        self._tokens: dict[int, tuple[float, float]] = {}  # chat -> (tokens, when counted)
+        self._tokens: dict[int, tuple[float, float]] = {}  # key -> (tokens, when counted)
 
-    def _level(self, chat_id: int) -> float:
-        tokens, when = self._tokens.get(chat_id, (self.burst, self._clock()))
+    def _level(self, key: int) -> float:
+        tokens, when = self._tokens.get(key, (self.burst, self._clock()))
         return min(self.burst, tokens + (self._clock() - when) * self.rate)
 
-    def spend(self, chat_id: int) -> None:
-        """Count one message into ``chat_id`` (private chats are not counted)."""
-        if chat_id < 0 and self.rate > 0:
-            self._tokens[chat_id] = (self._level(chat_id) - 1.0, self._clock())
-            if len(self._tokens) > 10_000:
-                self._forget_full()
+    def spend(self, key: int) -> None:
+        if self.rate <= 0:
+            return
+        self._tokens[key] = (self._level(key) - 1.0, self._clock())
+        if len(self._tokens) > FORGET_AFTER:
+            for full in [k for k in self._tokens if self._level(k) >= self.burst]:
+                del self._tokens[full]
 
-    def wait_time(self, chat_id: int) -> float:
-        """Seconds until the chat may have one more message."""
-        if chat_id >= 0 or self.rate <= 0:
+    def wait_time(self, key: int) -> float:
+        """Seconds until ``key`` has a whole token again."""
+        if self.rate <= 0:
             return 0.0
-        missing = 1.0 - self._level(chat_id)
-        return max(0.0, missing / self.rate)
+        return max(0.0, (1.0 - self._level(key)) / self.rate)
 
-    async def ready(self, chat_id: int) -> None:
-        """Wait until one more message into the chat keeps within the budget."""
-        while (wait := self.wait_time(chat_id)) > 0:
+    async def ready(self, key: int) -> None:
+        while (wait := self.wait_time(key)) > 0:
             await asyncio.sleep(wait)
 
-    def _forget_full(self) -> None:
-        for chat_id in [chat for chat in self._tokens if self._level(chat) >= self.burst]:
-            del self._tokens[chat_id]
+
+class Pacer:
+    """The three budgets together; a rate of 0 turns that budget off."""
+
+    def __init__(
+        self,
+        group_per_minute: float = 20,
+        chat_per_second: float = 1,
+        overall_per_second: float = 30,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.groups = Buckets(group_per_minute / 60, burst=3, clock=clock)
+        self.chats = Buckets(chat_per_second, burst=3, clock=clock)
+        self.overall = Buckets(overall_per_second, burst=max(1.0, overall_per_second), clock=clock)
+
+    async def before_send(self, chat_id: int) -> None:
+        """Wait for the chat's and the bot's budget, then count one message into ``chat_id``."""
+        await self.chats.ready(chat_id)
+        await self.overall.ready(0)
+        self.chats.spend(chat_id)
+        self.overall.spend(0)
+        if chat_id < 0:
+            self.groups.spend(chat_id)
+
+    async def group_ready(self, chat_id: int) -> None:
+        """Wait until one more message keeps the group within its budget (private chats: at once)."""
+        if chat_id < 0:
+            await self.groups.ready(chat_id)
+
+
+UNLIMITED = Pacer(0, 0, 0)

@@ -10,7 +10,7 @@ from typing import Any, cast
 from bot.boards import BoardPainter
 from bot.locks import GameLocks
 from bot.outbox import Outbox
-from bot.pacing import GroupBudget
+from bot.pacing import Pacer
 from bot.pictures import Photo, PictureMaker
 from bot.tables import Game, Seat, TableDoc, turn_number
 from engine import Match, Rules
@@ -28,14 +28,14 @@ class Screen:
         self.deleted: list[int] = []
         self.stored: list[tuple[int, int]] = []
         self.rows: dict[int, GameRow] = {}
-        self.budget = GroupBudget(per_minute=0)
+        self.pacer = Pacer(0, 0, 0)
 
     async def table(self, match: Match, names: object) -> Photo:
         await asyncio.sleep(0)
         return Photo(str(turn_number(match)).encode(), "t.png")
 
     async def edit_photo(self, chat: int, message: int, data: bytes, *rest: object) -> bool:
-        self.budget.spend(chat)  # as the outbox does
+        await self.pacer.before_send(chat)  # as the outbox does
         self.edits.append(int(data))
         return True
 
@@ -58,8 +58,9 @@ class Screen:
 
 def painter(screen: Screen, per_minute: float) -> BoardPainter:
     db = cast(Database, type("Db", (), {"games": screen})())
-    screen.budget = GroupBudget(per_minute=per_minute, burst=1)
-    return BoardPainter(db, cast(Outbox, screen), cast(PictureMaker, screen), GameLocks(), screen.budget)
+    screen.pacer = Pacer(group_per_minute=per_minute, chat_per_second=0, overall_per_second=0)
+    screen.pacer.groups.burst = 1
+    return BoardPainter(db, cast(Outbox, screen), cast(PictureMaker, screen), GameLocks(), screen.pacer)
 
 
 def positions(count: int) -> list[Game]:
