@@ -2,11 +2,10 @@
 chat, about 30 a second overall (edits count in practice; answers to taps and deletions do not).
 
 Each budget is a token bucket per chat. Before a message or an edit the outbox waits until the
-chat and the bot as a whole have a token (a second at most, in practice), then spends one in
-every bucket that applies. A group's bucket is never waited for by the outbox: a rare message
-(a result, a lobby edit, a reply) always goes and may run the group into debt. The board, which
-changes with every move, is the one sender that waits for the group's bucket, and then shows
-only the newest table (see :mod:`bot.boards`), so the group stays within its budget overall.
+chat (and, for a group, the group's minute budget) and the bot as a whole have a token, then
+spends one in every bucket that applies. The board, which changes with every move, waits for
+the group's budget *before* it draws, and then shows only the newest table (see
+:mod:`bot.boards`), so fast play costs no queue of stale pictures.
 
 >>> clock = [0.0]
 >>> groups = Buckets(per_second=20 / 60, burst=2, clock=lambda: clock[0])
@@ -60,7 +59,23 @@ class Buckets:
 
 
 class Pacer:
-    """The three budgets together; a rate of 0 turns that budget off."""
+    """The three budgets together; a rate of 0 turns that budget off.
+
+    A group's bucket holds a burst of 3 and refills at ``group_per_minute - 3`` a minute, so
+    that no 60-second window ever holds more than ``group_per_minute`` messages.
+
+    >>> clock = [0.0]
+    >>> pacer = Pacer(group_per_minute=20, chat_per_second=0, overall_per_second=0, clock=lambda: clock[0])
+    >>> sent = 0
+    >>> while pacer.wait_time(-5) == 0 or clock[0] < 60:
+    ...     if pacer.wait_time(-5) == 0:
+    ...         pacer.spend(-5); sent += 1
+    ...     clock[0] += 0.5
+    >>> sent <= 20 + 1  # 20 within the first minute, one more as it ends
+    True
+    """
+
+    GROUP_BURST = 3
 
     def __init__(
         self,
@@ -69,18 +84,28 @@ class Pacer:
         overall_per_second: float = 30,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.groups = Buckets(group_per_minute / 60, burst=3, clock=clock)
+        burst = min(self.GROUP_BURST, max(1, int(group_per_minute) - 1))
+        self.groups = Buckets(max(0.0, group_per_minute - burst) / 60, burst=burst, clock=clock)
         self.chats = Buckets(chat_per_second, burst=3, clock=clock)
         self.overall = Buckets(overall_per_second, burst=max(1.0, overall_per_second), clock=clock)
 
-    async def before_send(self, chat_id: int) -> None:
-        """Wait for the chat's and the bot's budget, then count one message into ``chat_id``."""
-        await self.chats.ready(chat_id)
-        await self.overall.ready(0)
+    def wait_time(self, chat_id: int) -> float:
+        waits = [self.chats.wait_time(chat_id), self.overall.wait_time(0)]
+        if chat_id < 0:
+            waits.append(self.groups.wait_time(chat_id))
+        return max(waits)
+
+    def spend(self, chat_id: int) -> None:
         self.chats.spend(chat_id)
         self.overall.spend(0)
         if chat_id < 0:
             self.groups.spend(chat_id)
+
+    async def before_send(self, chat_id: int) -> None:
+        """Wait until the chat (and its group budget) and the bot have a token, then spend them."""
+        while (wait := self.wait_time(chat_id)) > 0:
+            await asyncio.sleep(wait)
+        self.spend(chat_id)
 
     async def group_ready(self, chat_id: int) -> None:
         """Wait until one more message keeps the group within its budget (private chats: at once)."""
