@@ -71,16 +71,18 @@ class Monitor:
         return self.recorder.elapsed()
 
     async def follow(self, stop: asyncio.Event) -> None:
+        """Drain after every change of the transcript until ``stop`` is set (whoever sets it also sets
+        ``recorder.changed``, see :meth:`stop`); one waiter per change, no helper tasks."""
         changed = self.recorder.changed
         while not stop.is_set():
             changed.clear()
             self.drain()
-            waiter = asyncio.ensure_future(changed.wait())
-            stopper = asyncio.ensure_future(stop.wait())
-            await asyncio.wait({waiter, stopper}, return_when=asyncio.FIRST_COMPLETED)
-            waiter.cancel()
-            stopper.cancel()
+            await changed.wait()
         self.drain()
+
+    def stop(self, stop: asyncio.Event) -> None:
+        stop.set()
+        self.recorder.changed.set()
 
     def drain(self) -> None:
         entries = self.recorder.entries

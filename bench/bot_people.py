@@ -74,8 +74,9 @@ class Table:
                 break
             self.wakeup.clear()
             self.step()
-            try:
-                await asyncio.wait_for(self.wakeup.wait(), min(STUCK_AFTER + self.think * 1.5, remaining))
+            try:  # asyncio.timeout, not wait_for: no extra task per wait
+                async with asyncio.timeout(min(STUCK_AFTER + self.think * 1.5, remaining)):
+                    await self.wakeup.wait()
             except TimeoutError:
                 if loop.time() < deadline:
                     self.counts["stuck"] += 1

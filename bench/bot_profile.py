@@ -41,7 +41,7 @@ SQLITE = "aiosqlite thread (SQL in C)"
 
 # (what, needles in a frame's "function (path)"); the first match from the leaf frame up owns the sample.
 OWNERS: list[tuple[str, tuple[str, ...]]] = [
-    ("PNG encoding (PIL save/zlib)", ("/PIL/PngImagePlugin.py", "/PIL/ImageFile.py")),
+    ("PNG encoding (renderer/png.py, zlib)", ("/renderer/png.py", "/PIL/PngImagePlugin.py", "/PIL/ImageFile.py")),
     ("palette mapping (Image.quantize)", ("Image.quantize (", "to_palette (")),
     ("drawing (renderer/, other Pillow)", ("/PIL/", "/renderer/")),
     ("JSON dumps/loads", ("/json/",)),
@@ -235,7 +235,7 @@ def summarize_py_spy(raw: str, pid: int, cpu: dict[str, float], moves: int) -> s
         f"profile (py-spy, {sum(busy.values())} busy samples, {idle} idle dropped): each thread group's measured "
         "CPU split by its samples, ms per move"
     ]
-    total: Counter[str] = Counter()
+    total: defaultdict[str, float] = defaultdict(float)
     for group, samples in busy.most_common():
         if group == SQLITE:
             continue  # its work is the SQL itself, in C, invisible to py-spy without --native
@@ -252,7 +252,8 @@ def summarize_py_spy(raw: str, pid: int, cpu: dict[str, float], moves: int) -> s
     if SQLITE in cpu:
         total["SQL statements and commits (aiosqlite thread)"] += cpu[SQLITE] * per_move
     lines.append("  all threads, by what (ms per move):")
-    lines += [f"    {what:<48} {ms:>7.2f}" for what, ms in total.most_common() if ms >= 0.05]
+    ranked = sorted(total.items(), key=lambda item: -item[1])
+    lines += [f"    {what:<48} {ms:>7.2f}" for what, ms in ranked if ms >= 0.05]
     return "\n".join(lines)
 
 

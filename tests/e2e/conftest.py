@@ -2,17 +2,16 @@
 
 ``fake`` is a started :class:`FakeTelegram`; ``bot`` is a :class:`BotProcess` that runs
 ``python -m bot`` against it with a fresh SQLite file, and can be stopped, killed (SIGKILL)
-and started again on the same database.  When a test fails, its report gets the fake's
-transcript and the bot's log as extra sections.
+and started again on the same database.  Starting, waiting until it polls and stopping are
+:class:`tests.e2e.launcher.BotLauncher`'s, shared with ``bench/bot.py``.  When a test fails,
+its report gets the fake's transcript and the bot's log as extra sections.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
 import signal
-import sys
 from collections.abc import AsyncIterator, Generator
 from pathlib import Path
 
@@ -20,107 +19,34 @@ import pytest
 import pytest_asyncio
 
 from tests.e2e.fake_telegram import FakeTelegram
+from tests.e2e.launcher import REPO, BotLauncher, bot_env
 from tests.e2e.players import StoredGame, read_games
 
-REPO = Path(__file__).resolve().parents[2]
-READY_TIMEOUT = 30.0
-STOP_TIMEOUT = 10.0
+__all__ = ["REPO", "BotProcess", "Checkpoint"]
+
 ORPHAN_TIMEOUT = 15.0
-LOG_TAIL = 200
 TRANSCRIPT_TAIL = 200
 
 
-class BotProcess:
+class BotProcess(BotLauncher):
     """The real bot (``python -m bot``) as a subprocess, with its database and log in ``workdir``."""
 
     def __init__(self, fake: FakeTelegram, workdir: Path) -> None:
-        self.fake = fake
         self.workdir = workdir
         self.database = workdir / "bot.sqlite3"
-        self.log_path = workdir / "bot.log"
-        self.process: asyncio.subprocess.Process | None = None
-        self.starts = 0
+        self.heartbeat = workdir / "heartbeat"
+        env = bot_env(fake, self.database, log_level="INFO", heartbeat=self.heartbeat)
+        super().__init__(fake, workdir / "bot.log", env)
         self.spawned: set[int] = set()  # children of killed processes
 
     def env(self) -> dict[str, str]:
-        env = {key: value for key, value in os.environ.items() if not key.startswith(("BOT_", "TELEGRAM_"))}
-        env.update(self.fake.env())
-        env.update(
-            DATABASE_URL=f"sqlite:///{self.database}",
-            COMPUTER_DELAY="0",
-            PRIVATE_COMPUTER_DELAY="0",
-            POLLING_TIMEOUT="1",
-            LOG_LEVEL="INFO",
-            PYTHONUNBUFFERED="1",
-            HEARTBEAT_FILE=str(self.workdir / "heartbeat"),
-        )
-        return env
-
-    @property
-    def running(self) -> bool:
-        return self.process is not None and self.process.returncode is None
-
-    async def start(self) -> None:
-        """Start the bot and wait until it polls for updates (it has resumed its games by then)."""
-        assert not self.running, "the bot is already running"
-        self.starts += 1
-        # Requests of a killed process may be recorded late (a long poll cut short); only what
-        # begins after this note counts as the new process.
-        mark = self.fake.recorder.user_action("bot", f"start {self.starts} of the bot process").seq
-        with self.log_path.open("a", encoding="utf-8") as log:
-            log.write(f"===== start {self.starts} =====\n")
-            log.flush()
-            self.process = await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-m",
-                "bot",
-                cwd=REPO,
-                env=self.env(),
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=log,
-                stderr=asyncio.subprocess.STDOUT,
-            )
-        process = self.process
-
-        def ready() -> bool:
-            if process.returncode is not None:
-                raise AssertionError(f"the bot exited with {process.returncode}:\n{self.log_tail()}")
-            return any(e.seq > mark and e.ok for e in self.fake.calls("getUpdates"))
-
-        await self.fake.wait_for(ready, READY_TIMEOUT, what="the bot to start polling")
-
-    async def stop(self) -> int | None:
-        """SIGTERM, as a service manager would; SIGKILL if it does not exit in time."""
-        process = self.process
-        if process is None or process.returncode is not None:
-            return None if process is None else process.returncode
-        self.fake.recorder.user_action("bot", "SIGTERM to the bot process")
-        process.send_signal(signal.SIGTERM)
-        try:
-            return await asyncio.wait_for(process.wait(), STOP_TIMEOUT)
-        except TimeoutError:
-            await self.kill()
-            return process.returncode
+        return dict(self.environment)
 
     async def kill(self) -> list[int]:
         """SIGKILL: the process dies on the spot, whatever it was doing; returns its children's ids."""
-        process = self.process
-        if process is None:
-            return []
-        children = self.children()
+        children = await super().kill()
         self.spawned.update(children)
-        if process.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                process.send_signal(signal.SIGKILL)
-                self.fake.recorder.user_action("bot", "SIGKILL to the bot process")
-        await process.wait()
         return children
-
-    def children(self) -> list[int]:
-        """Processes the bot started (picture workers and the like); empty where there is no /proc."""
-        if self.process is None or self.process.returncode is not None:
-            return []
-        return [pid for pid, parent in _processes() if parent == self.process.pid]
 
     def mine(self, pid: int) -> bool:
         """Whether ``pid`` is still one of this bot's processes (ids can be reused)."""
@@ -128,7 +54,7 @@ class BotProcess:
             environ = Path(f"/proc/{pid}/environ").read_bytes()
         except OSError:
             return False
-        return f"HEARTBEAT_FILE={self.workdir / 'heartbeat'}".encode() in environ.split(b"\0")
+        return f"HEARTBEAT_FILE={self.heartbeat}".encode() in environ.split(b"\0")
 
     async def wait_gone(self, pids: list[int], timeout: float = ORPHAN_TIMEOUT) -> list[int]:
         """Wait for the killed bot's children to end; returns those still running after ``timeout``."""
@@ -149,12 +75,6 @@ class BotProcess:
         await self.stop()
         await self.start()
 
-    def log(self) -> str:
-        return self.log_path.read_text(encoding="utf-8", errors="replace") if self.log_path.exists() else ""
-
-    def log_tail(self, lines: int = LOG_TAIL) -> str:
-        return "\n".join(self.log().splitlines()[-lines:])
-
     def errors_in_log(self, since: int = 0) -> list[str]:
         """Tracebacks and ERROR lines the bot logged (a failed update, a crashed computer turn)."""
         lines = self.log()[since:].splitlines()
@@ -162,19 +82,6 @@ class BotProcess:
 
     def games(self) -> list[StoredGame]:
         return read_games(self.database)
-
-
-def _processes() -> list[tuple[int, int]]:
-    """(pid, parent pid) of every process, from /proc (nothing where there is none)."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            text = stat.read_text()
-        except OSError:
-            continue
-        fields = text[text.rfind(")") + 2 :].split()  # after "pid (command) ": state, ppid, ...
-        found.append((int(stat.parent.name), int(fields[1])))
-    return found
 
 
 class Checkpoint:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import zlib
 from collections.abc import AsyncIterator
 from typing import Any, ClassVar
 
@@ -53,8 +54,12 @@ from PIL import Image
 
 from tests.e2e.fake_telegram import FakeTelegram, Faults, Limits, builtin_spec, load_spec
 from tests.e2e.fake_telegram import errors as tg
+from tests.e2e.fake_telegram.body import MALFORMED, NOT_UTF8, header_params
 from tests.e2e.fake_telegram.formatting import format_text
+from tests.e2e.fake_telegram.media import png_size
+from tests.e2e.fake_telegram.server import MAX_UPLOAD
 from tests.e2e.fake_telegram.spec import SCALARS, ApiSpec, element_type
+from tests.e2e.fake_telegram.validation import render_path
 
 pytestmark = pytest.mark.asyncio
 
@@ -63,6 +68,17 @@ def png(width: int, height: int, mode: str = "RGB") -> bytes:
     buffer = io.BytesIO()
     Image.new(mode, (width, height)).save(buffer, "PNG")
     return buffer.getvalue()
+
+
+def png_chunk(kind: bytes, data: bytes) -> bytes:
+    return len(data).to_bytes(4, "big") + kind + data + zlib.crc32(kind + data).to_bytes(4, "big")
+
+
+def crafted_png(width: int, height: int, *, depth: int = 8, colour: int = 2, idat: bool = True) -> bytes:
+    """A PNG put together by hand, with correct checksums: the header says what the test wants."""
+    ihdr = width.to_bytes(4, "big") + height.to_bytes(4, "big") + bytes([depth, colour, 0, 0, 0])
+    image = png_chunk(b"IDAT", zlib.compress(b"\x00" * 4)) if idat else b""
+    return b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", ihdr) + image + png_chunk(b"IEND", b"")
 
 
 def keyboard(*rows: list[tuple[str, str]]) -> InlineKeyboardMarkup:
@@ -527,6 +543,47 @@ async def test_photo_rules(fake: FakeTelegram, bot: Bot) -> None:
     fake.assert_no_violations()
 
 
+async def test_png_headers_are_checked_without_decoding(fake: FakeTelegram, bot: Bot) -> None:
+    alice = fake.add_user("Alice")
+    fake.start_bot(alice)
+    good = png(300, 200)
+    bad_checksum = good[:29] + bytes([good[29] ^ 0xFF]) + good[30:]  # the IHDR chunk's CRC
+    cases = [
+        (bad_checksum, tg.IMAGE_PROCESS_FAILED, "photo_invalid", "bad header checksum"),
+        (good[:-20], tg.IMAGE_PROCESS_FAILED, "photo_invalid", "truncated"),
+        (good[:8] + good[33:], tg.IMAGE_PROCESS_FAILED, "photo_invalid", "IHDR"),  # no IHDR chunk
+        (crafted_png(0, 100), tg.IMAGE_PROCESS_FAILED, "photo_invalid", "bad image size"),
+        (crafted_png(100, 100, colour=5), tg.IMAGE_PROCESS_FAILED, "photo_invalid", "unknown PNG mode"),
+        (crafted_png(100, 100, idat=False), tg.IMAGE_PROCESS_FAILED, "photo_invalid", "no IDAT"),
+        (crafted_png(9000, 1500), tg.PHOTO_INVALID_DIMENSIONS, "photo_dimensions", "9000x1500"),
+        (crafted_png(2001, 100), tg.PHOTO_INVALID_DIMENSIONS, "photo_dimensions", "2001x100"),
+    ]
+    for data, text, kind, detail in cases:
+        with pytest.raises(TelegramBadRequest) as error:
+            await bot.send_photo(alice.id, BufferedInputFile(data, "p.png"))
+        assert error.value.message == text, detail
+        violation = fake.take_violations()[0]
+        assert (violation.kind, detail in violation.detail) == (kind, True), violation
+    # As with Pillow's Image.open before, the pixels themselves are not decoded: the header gives the size.
+    sent = await bot.send_photo(alice.id, BufferedInputFile(crafted_png(640, 480), "p.png"))
+    assert sent.photo is not None and (sent.photo[-1].width, sent.photo[-1].height) == (640, 480)
+    jpeg = io.BytesIO()
+    Image.new("RGB", (500, 400)).save(jpeg, "JPEG")  # not a PNG: Pillow reads it
+    sent = await bot.send_photo(alice.id, BufferedInputFile(jpeg.getvalue(), "p.jpg"))
+    assert sent.photo is not None and (sent.photo[-1].width, sent.photo[-1].height) == (500, 400)
+    fake.assert_no_violations()
+
+
+async def test_png_size_agrees_with_pillow() -> None:
+    for mode, size in [("1", (7, 3)), ("L", (64, 9)), ("P", (5, 300)), ("RGB", (1280, 720)), ("RGBA", (33, 34))]:
+        data = png(*size, mode=mode)
+        with Image.open(io.BytesIO(data)) as image:
+            assert png_size(data) == image.size == size, mode
+    sixteen = io.BytesIO()
+    Image.new("I;16", (20, 10)).save(sixteen, "PNG")
+    assert png_size(sixteen.getvalue()) == (20, 10)
+
+
 async def test_group_migration(fake: FakeTelegram, bot: Bot) -> None:
     alice = fake.add_user("Alice")
     group = fake.add_group("Friends", members=[alice])
@@ -574,6 +631,127 @@ async def test_malformed_parameters_get_telegrams_parse_errors(fake: FakeTelegra
             async with http.post(url, data=form) as response:
                 assert (response.status, (await response.json())["description"]) == (400, description), form
             assert [v.kind for v in fake.take_violations()] == ([kind] if kind else []), form
+
+
+async def test_nested_fields_are_named_in_errors(fake: FakeTelegram) -> None:
+    alice = fake.add_user("Alice")
+    fake.start_bot(alice)
+    url = f"{fake.base_url}/bot{fake.token}/sendMessage"
+    markup = {"inline_keyboard": [[{"text": "a", "callback_data": "a"}, {"text": "b", "callback_data": 5}]]}
+    form = {"chat_id": str(alice.id), "text": "x", "reply_markup": json.dumps(markup)}
+    async with aiohttp.ClientSession() as http, http.post(url, data=form) as response:
+        answer = await response.json()
+    assert answer["description"] == (
+        'Bad Request: field "reply_markup.inline_keyboard[0][1].callback_data" must be of type String'
+    )
+    assert [v.kind for v in fake.take_violations()] == ["type"]
+    assert render_path(("reply_markup", "inline_keyboard", 0, 1)) == "reply_markup.inline_keyboard[0][1]"
+
+
+async def test_request_bodies(fake: FakeTelegram) -> None:
+    """Multipart and urlencoded bodies as any client may write them; broken ones are refused and recorded."""
+    alice = fake.add_user("Alice")
+    fake.start_bot(alice)
+    url = f"{fake.base_url}/bot{fake.token}/sendPhoto"
+    picture = png(40, 30)
+
+    def multipart(*parts: tuple[str, bytes], close: bool = True) -> bytes:
+        body = b"preamble\r\n" + b"".join(
+            b"--XyZ\r\n" + head.encode() + b"\r\n\r\n" + data + b"\r\n" for head, data in parts
+        )
+        return body + (b"--XyZ--\r\nepilogue" if close else b"")
+
+    good = multipart(
+        ('Content-Disposition: form-data; name="chat_id"', str(alice.id).encode()),
+        ('Content-Disposition: form-data; name="caption"\r\nContent-Type: text/plain; charset=utf-8', "Zoë".encode()),
+        ('Content-Disposition: form-data; name="photo"', b"attach://pic"),
+        ("Content-Disposition: form-data; name=\"pic\"; filename*=utf-8''t%C3%A9%20%22x%22.png", picture),
+    )
+    headers = {"Content-Type": 'multipart/form-data; boundary="XyZ"'}
+    async with aiohttp.ClientSession() as http:
+        async with http.post(url, data=good, headers=headers) as response:
+            answer = await response.json()
+        assert answer["ok"] and answer["result"]["caption"] == "Zoë", answer
+        assert fake.calls("sendPhoto")[-1].params["photo"] == f"<file 'té \"x\".png' {len(picture)} bytes>"
+        broken = [
+            (multipart(('Content-Disposition: form-data; name="chat_id"', b"1"), close=False), MALFORMED),
+            (multipart(("Content-Disposition: form-data", b"1")), MALFORMED),  # a part without a name
+            (multipart(('Content-Disposition: form-data; name="chat_id"', b"\xff")), NOT_UTF8),
+        ]
+        for body, description in broken:
+            async with http.post(url, data=body, headers=headers) as response:
+                assert (response.status, (await response.json())["description"]) == (400, description)
+            assert [v.kind for v in fake.take_violations()] == ["malformed_body"]
+        form = {"Content-Type": "application/x-www-form-urlencoded"}
+        text_url = f"{fake.base_url}/bot{fake.token}/sendMessage"
+        async with http.post(text_url, data=f"chat_id={alice.id}&text=a%2Bb+c".encode(), headers=form) as response:
+            assert (await response.json())["result"]["text"] == "a+b c"
+        async with http.post(
+            text_url, data=f"chat_id={alice.id}&text=\xff".encode("latin-1"), headers=form
+        ) as response:
+            assert (response.status, (await response.json())["description"]) == (400, NOT_UTF8)
+        assert [v.kind for v in fake.take_violations()] == ["malformed_body"]
+    assert header_params('form-data; name="a\\"b"; filename=x.png') == (
+        "form-data",
+        {"name": 'a"b', "filename": "x.png"},
+    )
+    with pytest.raises(ValueError):
+        header_params('form-data; name="unterminated')
+
+
+async def raw_http(fake: FakeTelegram, data: bytes, *, close: bool = True) -> bytes:
+    """Send bytes as they are, read until the server closes the connection (bounded)."""
+    reader, writer = await asyncio.open_connection(fake.server.http_host, fake.server.http_port)
+    writer.write(data)
+    await writer.drain()
+    if close:
+        writer.write_eof()
+    try:
+        return await asyncio.wait_for(reader.read(), 5)
+    finally:
+        writer.close()
+
+
+async def test_http_layer(fake: FakeTelegram) -> None:
+    """Keep-alive, pipelining, chunked bodies, 100-continue, Connection: close, broken requests, big bodies."""
+    alice = fake.add_user("Alice")
+    fake.start_bot(alice)
+    path = f"/bot{fake.token}"
+    get_me = f"GET {path}/getMe HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+    last = f"GET {path}/getMe HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode()
+    answer = await raw_http(fake, get_me + get_me + last)  # three requests in one write, answered in order
+    assert answer.count(b"HTTP/1.1 200 OK\r\n") == 3 and answer.count(b'"username":"dominoes_test_bot"') == 3
+    assert b"Connection: keep-alive" in answer and answer.rstrip().endswith(b"}") and b"Connection: close" in answer
+    text = f"chat_id={alice.id}&text=chunks".encode()
+    chunked = (
+        (
+            f"POST {path}/sendMessage HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+            "Transfer-Encoding: chunked\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n"
+        ).encode()
+        + b"".join(b"%x;ext=1\r\n%s\r\n" % (len(piece), piece) for piece in (text[:5], text[5:]))
+        + b"0\r\n\r\n"
+    )
+    answer = await raw_http(fake, chunked)
+    assert answer.startswith(b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\n") and b'"text":"chunks"' in answer
+    assert (await raw_http(fake, b"HELLO\r\n\r\n")).startswith(b"HTTP/1.1 400 Bad Request\r\n")
+    big = f"POST {path}/sendMessage HTTP/1.1\r\nHost: x\r\nContent-Length: {MAX_UPLOAD + 1}\r\n\r\n".encode()
+    answer = await raw_http(fake, big, close=False)  # answered before the body, and the connection closed
+    assert answer.startswith(b"HTTP/1.1 413 ") and answer.endswith(
+        b'{"ok":false,"error_code":413,"description":"Request Entity Too Large"}'
+    )
+    assert fake.calls("sendMessage")[-1].status == 413
+    fake.assert_no_violations()
+
+
+async def test_a_long_poll_ends_when_the_client_goes_away(fake: FakeTelegram) -> None:
+    _, writer = await asyncio.open_connection(fake.server.http_host, fake.server.http_port)
+    writer.write(f"GET /bot{fake.token}/getUpdates?timeout=30 HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    await writer.drain()
+    await asyncio.sleep(0.1)
+    writer.close()
+    entry = await fake.wait_for(lambda: next(iter(fake.calls("getUpdates")), None), 5, what="the cut long poll")
+    assert (entry.status, entry.response) == (0, {"description": "the client closed the connection"})
+    await fake.stop()  # and stopping the server with nobody polling is quick
 
 
 async def test_other_real_methods_answer_plausibly(fake: FakeTelegram, bot: Bot) -> None:

@@ -5,7 +5,7 @@ Modules, one job each:
 * ``spec``        the Bot API as data (``../shared/telegram/api.json`` or a built-in subset)
 * ``errors``      Telegram's error answers and their exact texts
 * ``formatting``  parse_mode (HTML, MarkdownV2, Markdown), trimming, entities, length counting
-* ``media``       uploaded photos and documents: Pillow checks, PhotoSize lists, file ids
+* ``media``       uploaded photos and documents: PNG header / Pillow checks, PhotoSize lists, file ids
 * ``validation``  parameters against the spec, and DESIGN.md's Telegram rules
 * ``state``       users, chats, members, messages, callback queries
 * ``shapes``      JSON of User, Chat, ChatFullInfo, Message, ChatMember
@@ -15,7 +15,9 @@ Modules, one job each:
 * ``messaging``   send/edit/delete/chat action/answerCallbackQuery
 * ``bot_methods`` getMe, getChat*, commands, descriptions, menu button, webhook, getFile
 * ``transcript``  the transcript, violations, and their readable dump
-* ``server``      aiohttp routing and the request pipeline
+* ``httpserver``  a small HTTP/1.1 server on asyncio (keep-alive, chunked bodies, cancellation)
+* ``body``        request bodies: query strings, urlencoded and multipart forms, JSON
+* ``server``      routing and the request pipeline
 * ``fake``        :class:`FakeTelegram`, the API tests use
 """
 

@@ -399,8 +399,12 @@ class FakeTelegram:
         return sorted(found, key=lambda m: m.message_id)
 
     def last_message(self, chat: Chat | User, *, from_bot: bool = True) -> Message | None:
-        found = self.messages(chat, from_bot=from_bot)
-        return found[-1] if found else None
+        # Message ids only grow and a message is stored once, so a chat's dict is in id order:
+        # the newest is found from the end, without sorting the chat's whole history.
+        for message in reversed(self._as_chat(chat).messages.values()):
+            if not message.deleted and message.sent_by_bot == from_bot:
+                return message
+        return None
 
     def photo_bytes(self, message: Message) -> bytes | None:
         if not message.photo:

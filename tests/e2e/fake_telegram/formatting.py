@@ -83,10 +83,12 @@ _AUTO_TYPES = frozenset(
     {"mention", "hashtag", "cashtag", "bot_command", "url", "email", "phone_number", "bank_card_number"}
 )
 _NUMERIC_ENTITY = re.compile(r"&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|lt|gt|amp|quot);?")
+_HTML_SPECIAL = re.compile(r"[&<]")
 
 
 def utf16_len(text: str) -> int:
-    return len(text.encode("utf-16-le")) // 2
+    # str.isascii() is O(1) in CPython (a flag of the string), and ASCII is one UTF-16 unit per character.
+    return len(text) if text.isascii() else len(text.encode("utf-16-le")) // 2
 
 
 def char_count(text: str) -> int:
@@ -100,7 +102,7 @@ class FormattedText:
     entities: tuple[dict[str, Any], ...] = ()
 
     def json_entities(self) -> list[dict[str, Any]]:
-        return [dict(e) for e in self.entities]
+        return list(self.entities)  # the dicts are never changed once stored: no need to copy them
 
 
 class MarkupError(Exception):
@@ -254,9 +256,11 @@ def parse_html(source: str) -> tuple[str, list[dict[str, Any]]]:
                 out.add(decoded)
                 i = j
                 continue
-        if ch != "<":
-            out.add(ch)
-            i += 1
+        if ch != "<":  # plain text (or an "&" that starts no entity) up to the next "&" or "<", in one piece
+            special = _HTML_SPECIAL.search(source, i + 1)
+            j = special.start() if special else n
+            out.add(source[i:j])
+            i = j
             continue
         byte = _byte_offset(source, i)
         i += 1
@@ -520,11 +524,12 @@ def normalize_url(url: str) -> str:
     return ""
 
 
+# (type, pattern, a substring every match contains: texts without it are not scanned)
 _AUTO = [
-    ("bot_command", re.compile(r"(?<![^\s(])/[A-Za-z0-9_]{1,64}(?:@[A-Za-z][A-Za-z0-9_]{2,31})?(?![\w/@])")),
-    ("mention", re.compile(r"(?<![^\s(])@[A-Za-z][A-Za-z0-9_]{3,31}(?![\w@])")),
-    ("hashtag", re.compile(r"(?<![^\s(])#\w+")),
-    ("url", re.compile(r"(?<![^\s(])(?:https?://|tg://|t\.me/)[^\s<>\"]+")),
+    ("bot_command", re.compile(r"(?<![^\s(])/[A-Za-z0-9_]{1,64}(?:@[A-Za-z][A-Za-z0-9_]{2,31})?(?![\w/@])"), "/"),
+    ("mention", re.compile(r"(?<![^\s(])@[A-Za-z][A-Za-z0-9_]{3,31}(?![\w@])"), "@"),
+    ("hashtag", re.compile(r"(?<![^\s(])#\w+"), "#"),
+    ("url", re.compile(r"(?<![^\s(])(?:https?://|tg://|t\.me/)[^\s<>\"]+"), "/"),
 ]
 
 
@@ -535,7 +540,9 @@ def detect_entities(
     blocked = [(e["offset"], e["offset"] + e["length"]) for e in existing if e["type"] in ("code", "pre", "text_link")]
     found: list[dict[str, Any]] = []
     taken: list[tuple[int, int]] = []
-    for kind, pattern in _AUTO:
+    for kind, pattern, needle in _AUTO:
+        if needle not in text:
+            continue
         for match in pattern.finditer(text):
             value = match.group(0)
             if kind == "url":

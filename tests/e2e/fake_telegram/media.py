@@ -1,10 +1,18 @@
-"""Uploaded files: photo checks with Pillow, PhotoSize lists, file ids, and the bytes behind them."""
+"""Uploaded files: photo checks, PhotoSize lists, file ids, and the bytes behind them.
+
+A PNG's size is read from its IHDR chunk after its chunk structure is checked (signature, IHDR
+first and well-formed, every chunk complete, checksums of all but the image data, an IDAT, an
+IEND), which is what Pillow's ``Image.open`` checks and a little more, for a fraction of the
+cost; any other format is opened with Pillow.
+"""
 
 from __future__ import annotations
 
 import base64
 import io
 import random
+import struct
+import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,8 +63,66 @@ class StoredFile:
         }
 
 
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+# (bit depth, colour type) pairs the PNG specification allows (section 11.2.2), as Pillow's _MODES.
+PNG_MODES = frozenset(
+    {(1, 0), (2, 0), (4, 0), (8, 0), (16, 0), (8, 2), (16, 2), (1, 3), (2, 3), (4, 3), (8, 3), (8, 4), (16, 4)}
+    | {(8, 6), (16, 6)}
+)
+PNG_MAX_SIDE = 2**31 - 1
+_IHDR = struct.Struct(">I4sIIBBBBBI")  # length, type, width, height, depth, colour, compression, filter, interlace, CRC
+_CHUNK_HEAD = struct.Struct(">I4s")
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """Width and height of a PNG from its IHDR chunk; ``ValueError`` if the file is not a whole, valid PNG.
+
+    >>> import io; from PIL import Image; buffer = io.BytesIO(); Image.new("RGB", (3, 2)).save(buffer, "PNG")
+    >>> png_size(buffer.getvalue())
+    (3, 2)
+    """
+    if not data.startswith(PNG_SIGNATURE) or len(data) < len(PNG_SIGNATURE) + _IHDR.size:
+        raise ValueError("not a PNG file")
+    length, kind, width, height, depth, colour, compression, filters, interlace, crc = _IHDR.unpack_from(data, 8)
+    if length != 13 or kind != b"IHDR":
+        raise ValueError("the first chunk is not a 13-byte IHDR")
+    if zlib.crc32(data[12:29]) != crc:
+        raise ValueError("broken PNG file (bad header checksum in b'IHDR')")
+    if not (0 < width <= PNG_MAX_SIDE and 0 < height <= PNG_MAX_SIDE):
+        raise ValueError(f"bad image size {width}x{height}")
+    if (depth, colour) not in PNG_MODES or compression or filters or interlace > 1:
+        raise ValueError(
+            f"unknown PNG mode: depth {depth}, colour type {colour}, methods {compression}/{filters}/{interlace}"
+        )
+    pos, size, image_data = 33, len(data), False
+    while True:
+        if pos + 12 > size:
+            raise ValueError("truncated PNG file (no IEND chunk)")
+        length, kind = _CHUNK_HEAD.unpack_from(data, pos)
+        end = pos + 12 + length
+        if length > PNG_MAX_SIDE or not kind.isalpha():
+            raise ValueError(f"broken PNG file (chunk {kind!r} at byte {pos})")
+        if end > size:
+            raise ValueError(f"truncated PNG file (chunk {kind!r} at byte {pos} ends after byte {size})")
+        if kind == b"IEND":
+            break
+        if kind == b"IDAT":
+            image_data = True
+        elif zlib.crc32(data[pos + 4 : end - 4]) != int.from_bytes(data[end - 4 : end], "big"):
+            raise ValueError(f"broken PNG file (bad checksum in {kind!r})")
+        pos = end
+    if not image_data:
+        raise ValueError("PNG file without image data (no IDAT chunk)")
+    return width, height
+
+
 def image_size(data: bytes) -> tuple[int, int]:
     """Width and height of an image, or Telegram's error for bytes that are not one."""
+    if data.startswith(PNG_SIGNATURE):
+        try:
+            return png_size(data)
+        except ValueError as exc:
+            raise bad_request(errors.IMAGE_PROCESS_FAILED, violation="photo_invalid", detail=str(exc)) from exc
     try:
         with Image.open(io.BytesIO(data)) as image:
             return image.size

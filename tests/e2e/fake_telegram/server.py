@@ -6,6 +6,10 @@ nested objects travel as JSON text.  JSON bodies and query strings are accepted 
 server does.  Method names match case-insensitively.  Each call goes: token (401 "Unauthorized")
 -> method (404 "Not Found") -> parameters (400, violations) -> injected fault -> flood limits
 (429) -> the handler; every call lands in the transcript.
+
+The HTTP layer is :mod:`.httpserver`.  A call is answered synchronously, without a task, unless
+it has to wait: ``getUpdates`` (long polling) and injected hangs return a coroutine instead,
+which the HTTP layer runs as a task and cancels if the client disconnects.
 """
 
 from __future__ import annotations
@@ -16,16 +20,16 @@ import json
 import re
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
-from aiohttp import web
-
 from . import bot_methods, errors, messaging
+from .body import decode
 from .context import Call, Settings
 from .errors import ApiError, retry_after
-from .limits import FaultInjector, RateLimiter, counts_against_limits
+from .httpserver import HttpServer, Request, Response
+from .limits import Fault, FaultInjector, RateLimiter, counts_against_limits
 from .media import Upload
 from .spec import ApiSpec, MethodSpec
 from .state import World
@@ -38,35 +42,19 @@ _API_PATH = re.compile(r"/bot([^/]*)/([^/]+)/?")
 _FILE_PATH = re.compile(r"/file/bot([^/]*)/(.+)")
 HANDLERS: dict[str, Callable[[Call], Any]] = {**bot_methods.HANDLERS, **messaging.HANDLERS}
 
+# Compact and UTF-8, as Telegram answers; answers are trees built per call, so no cycle check.
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False).encode
 
-def _json(body: dict[str, Any], status: int) -> web.Response:
-    return web.json_response(body, status=status, dumps=lambda v: json.dumps(v, ensure_ascii=False))
+
+def _json(body: dict[str, Any], status: int) -> Response:
+    return Response(status, _dumps(body).encode())
 
 
-async def decode(request: web.Request) -> tuple[dict[str, Any], dict[str, Upload]]:
-    """Parameters and uploaded files of a request, whatever its encoding."""
-    raw: dict[str, Any] = dict(request.query)
-    files: dict[str, Upload] = {}
-    if not request.can_read_body:
-        return raw, files
-    if request.content_type == "application/json":
-        body = await request.read()
-        if body.strip():
-            try:
-                data = json.loads(body)
-            except ValueError as exc:
-                raise ApiError(400, "Bad Request: can't parse JSON request body") from exc
-            if not isinstance(data, dict):
-                raise ApiError(400, "Bad Request: JSON object expected as request body")
-            raw.update(data)
-        return raw, files
-    form = await request.post()
-    for key, value in form.items():
-        if isinstance(value, web.FileField):
-            files[key] = Upload(key, value.filename or key, value.content_type or "", value.file.read())
-        else:
-            raw[key] = str(value)
-    return raw, files
+class Waiting:
+    """A call's result that is not there yet: the coroutine that will produce it (or raise)."""
+
+    def __init__(self, coroutine: Coroutine[Any, Any, Any]) -> None:
+        self.coroutine = coroutine
 
 
 @dataclass
@@ -88,31 +76,25 @@ class Pipeline:
 class ApiServer:
     def __init__(self, pipeline: Pipeline) -> None:
         self.p = pipeline
-        self.app = web.Application(client_max_size=MAX_UPLOAD)
-        self.app.router.add_route("*", "/{tail:.*}", self._dispatch)
-        self._runner: web.AppRunner | None = None
+        self.http = HttpServer(self.handle, max_body=MAX_UPLOAD)
         self._stopping = False
         self.base_url = ""
+        self.http_host = ""
+        self.http_port = 0
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> str:
-        self._runner = web.AppRunner(self.app, handler_cancellation=True, access_log=None, shutdown_timeout=1.0)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, host, port)
-        await site.start()
-        bound_host, bound_port = self._runner.addresses[0][:2]
-        self.base_url = f"http://{bound_host}:{bound_port}"
+        self.http_host, self.http_port = await self.http.start(host, port)
+        self.base_url = f"http://{self.http_host}:{self.http_port}"
         return self.base_url
 
     async def stop(self) -> None:
         self._stopping = True
         self.p.queue.stopping = True
-        self.p.queue.wake()
-        if self._runner is not None:
-            await self._runner.cleanup()
-            self._runner = None
+        self.p.queue.wake()  # long polls answer at once; hangs see _stopping
+        await self.http.stop(grace=1.0)
 
     # ------------------------------------------------------------------ routing
-    async def _dispatch(self, request: web.Request) -> web.StreamResponse:
+    def handle(self, request: Request) -> Response | Coroutine[Any, Any, Response]:
         if match := _FILE_PATH.fullmatch(request.path):
             return self._file(match.group(1), match.group(2))
         match = _API_PATH.fullmatch(request.path)
@@ -121,55 +103,65 @@ class ApiServer:
         token, name = match.groups()
         if token != self.p.token:
             return _json({"ok": False, "error_code": 401, "description": errors.UNAUTHORIZED}, 401)
-        return await self._api(request, name)
+        return self._api(request, name)
 
-    def _file(self, token: str, path: str) -> web.StreamResponse:
+    def _file(self, token: str, path: str) -> Response:
         if token != self.p.token:
             return _json({"ok": False, "error_code": 401, "description": errors.UNAUTHORIZED}, 401)
         stored = self.p.world.files.by_path(path)
         if stored is None:
             return _json({"ok": False, "error_code": 404, "description": errors.NOT_FOUND}, 404)
-        return web.Response(body=stored.data, content_type="application/octet-stream")
+        return Response(200, stored.data, "application/octet-stream")
 
-    async def _api(self, request: web.Request, name: str) -> web.StreamResponse:
+    def _api(self, request: Request, name: str) -> Response | Coroutine[Any, Any, Response]:
         p = self.p
         started = time.monotonic()
         spec = p.spec.method(name)
         entry = Entry(p.recorder.next_seq(), p.recorder.elapsed(), "request", spec.name if spec else name)
-        status, body = 200, {}
         try:
-            try:
-                raw, files = await decode(request)
-            except web.HTTPRequestEntityTooLarge as exc:
-                raise ApiError(413, "Request Entity Too Large") from exc
-            entry.params = printable({**raw, **files})
+            raw, files = decode(request)
+            entry.params = printable({**raw, **files}) if files else raw  # until coerced (raw is not changed)
             if spec is None:
                 raise ApiError(404, errors.NOT_FOUND)
-            result = await self._run(request, spec, raw, files, entry)
-            body = {"ok": True, "result": result}
-        except ApiError as exc:
-            status, body = exc.code, exc.payload()
-            if exc.violation:
-                p.recorder.violation(entry.seq, entry.method, exc.violation, exc.description, exc.detail, rejected=True)
+            result = self._run(request, spec, raw, files, entry)
+        except Exception as exc:
+            return self._failed(entry, started, exc)
+        if isinstance(result, Waiting):
+            return self._wait(result, entry, started)
+        return self._answer(entry, started, 200, {"ok": True, "result": result})
+
+    async def _wait(self, waiting: Waiting, entry: Entry, started: float) -> Response:
+        try:
+            result = await waiting.coroutine
         except asyncio.CancelledError:
             entry.status, entry.response = 0, {"description": "the client closed the connection"}
             entry.duration = time.monotonic() - started
-            p.recorder.add(entry)
+            self.p.recorder.add(entry)
             raise
-        except Exception as exc:  # a bug in the fake: answer like a failing Telegram, and make it visible
-            status, body = 500, ApiError(500, errors.INTERNAL).payload()
-            detail = "".join(traceback.format_exception(exc))
-            p.recorder.violation(
-                entry.seq, entry.method, "fake_bug", f"{type(exc).__name__}: {exc}", detail, rejected=True
-            )
+        except Exception as exc:
+            return self._failed(entry, started, exc)
+        return self._answer(entry, started, 200, {"ok": True, "result": result})
+
+    def _failed(self, entry: Entry, started: float, exc: Exception) -> Response:
+        p = self.p
+        if isinstance(exc, ApiError):
+            if exc.violation:
+                p.recorder.violation(entry.seq, entry.method, exc.violation, exc.description, exc.detail, rejected=True)
+            return self._answer(entry, started, exc.code, exc.payload())
+        # a bug in the fake: answer like a failing Telegram, and make it visible
+        detail = "".join(traceback.format_exception(exc))
+        p.recorder.violation(entry.seq, entry.method, "fake_bug", f"{type(exc).__name__}: {exc}", detail, rejected=True)
+        return self._answer(entry, started, 500, ApiError(500, errors.INTERNAL).payload())
+
+    def _answer(self, entry: Entry, started: float, status: int, body: dict[str, Any]) -> Response:
         entry.status = status
         entry.response = body.get("result") if status == 200 else body
         entry.duration = time.monotonic() - started
-        p.recorder.add(entry)
+        self.p.recorder.add(entry)
         return _json(body, status)
 
-    async def _run(
-        self, request: web.Request, spec: MethodSpec, raw: dict[str, Any], files: dict[str, Upload], entry: Entry
+    def _run(
+        self, request: Request, spec: MethodSpec, raw: dict[str, Any], files: dict[str, Upload], entry: Entry
     ) -> Any:
         p = self.p
         params = p.validator.coerce(spec, raw, files)
@@ -185,29 +177,40 @@ class ApiServer:
                 raise ApiError(500, errors.INTERNAL)
             if fault.kind == "error":
                 raise ApiError(fault.code, fault.description)
-            if fault.apply_before_hang:
-                with contextlib.suppress(ApiError):
-                    await self._call(spec, params, files, entry)
-            await self._hang(request)
-            raise ApiError(500, errors.INTERNAL)
+            return Waiting(self._hang(request, fault, spec, params, files, entry))
         if chat is not None and counts_against_limits(spec.name):
             wait = p.limiter.check(chat.id, chat.is_group, time.monotonic())
             if wait is not None:
                 raise retry_after(wait)
-        return await self._call(spec, params, files, entry)
+        return self._call(spec, params, files, entry)
 
-    async def _hang(self, request: web.Request) -> None:
+    async def _hang(
+        self,
+        request: Request,
+        fault: Fault,
+        spec: MethodSpec,
+        params: dict[str, Any],
+        files: dict[str, Upload],
+        entry: Entry,
+    ) -> Any:
+        """The call takes effect (``apply_before_hang``) or not, and its answer never comes."""
+        if fault.apply_before_hang:
+            with contextlib.suppress(ApiError):
+                result = self._call(spec, params, files, entry)
+                if isinstance(result, Waiting):
+                    await result.coroutine
         deadline = time.monotonic() + self.p.hang_seconds
         while time.monotonic() < deadline and not self._stopping:
             transport = request.transport
             if transport is None or transport.is_closing():
-                return
+                break
             await asyncio.sleep(0.05)
+        raise ApiError(500, errors.INTERNAL)
 
-    async def _call(self, spec: MethodSpec, params: dict[str, Any], files: dict[str, Upload], entry: Entry) -> Any:
+    def _call(self, spec: MethodSpec, params: dict[str, Any], files: dict[str, Upload], entry: Entry) -> Any:
         p = self.p
         if spec.name == "getUpdates":
-            return await self._get_updates(params)
+            return Waiting(self._get_updates(params))
         handler = HANDLERS.get(spec.name)
         if handler is None:
             return self._generic(spec)

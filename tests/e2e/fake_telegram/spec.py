@@ -15,7 +15,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any, Literal
 
@@ -41,8 +41,9 @@ class FieldSpec:
     required: bool
     description: str = ""
 
-    @property
+    @cached_property
     def limit(self) -> Limit | None:
+        """The length limit its description states (read once: the validator asks on every call)."""
         match = _LIMIT.search(self.description)
         if match is None or "String" not in self.types:
             return None

@@ -85,7 +85,7 @@ class Chat:
     migrated_to: int | None = None
     migrated_from: int | None = None
     all_members_are_administrators: bool = False
-    messages: dict[int, Message] = field(default_factory=dict)
+    messages: dict[int, Message] = field(default_factory=dict)  # in id order: ids only grow, stored once
     next_message_id: int = 1
     menu_button: dict[str, Any] | None = None
 

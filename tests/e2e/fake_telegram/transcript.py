@@ -129,6 +129,7 @@ class Recorder:
         self.violations: list[Violation] = []
         self.flood_events: list[Entry] = []
         self.changed = asyncio.Event()
+        self.last_poll = 0  # seq of the latest answered getUpdates (the bot is up once one came after its start)
         self._seq = 0
 
     def elapsed(self) -> float:
@@ -142,6 +143,8 @@ class Recorder:
         self.entries.append(entry)
         if entry.status == 429 and entry.fault is None:
             self.flood_events.append(entry)
+        if entry.status == 200 and entry.method == "getUpdates" and entry.kind == "request":
+            self.last_poll = max(self.last_poll, entry.seq)
         self.changed.set()
         return entry
 

@@ -96,7 +96,8 @@ class UpdateQueue:
                 return ready
             self._wakeup.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wakeup.wait(), remaining)
+                async with asyncio.timeout(remaining):  # no extra task per long poll, unlike wait_for
+                    await self._wakeup.wait()
 
 
 class UpdateFactory:

@@ -18,6 +18,7 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -28,6 +29,7 @@ from .media import Upload
 from .spec import SCALARS, ApiSpec, FieldSpec, MethodSpec, element_type
 
 Note = Callable[[str, str], None]
+Path = tuple[str | int, ...]  # ("reply_markup", "inline_keyboard", 0, 1, "text"): rendered only for an error
 
 TEXT_MAX = 4096
 CAPTION_MAX = 1024
@@ -70,6 +72,42 @@ JSON_WHAT = {
 
 
 @dataclass(frozen=True)
+class TypesPlan:
+    """What a field's list of types means, worked out once per distinct list (the checks run on every call)."""
+
+    parsed: tuple[tuple[int, str], ...]  # (array depth, base type) of each type
+    objects: tuple[str, ...]  # the types that are (arrays of) objects
+    has_file: bool  # InputFile is one of them
+    structured: bool  # some type is not a scalar: a value may be JSON text
+    json_only: bool  # no String/Integer/Float/Boolean: a value must be JSON text
+    numeric: bool  # Integer or Float
+    is_float: bool
+    is_bool: bool  # Boolean or True
+
+
+@cache
+def types_plan(types: tuple[str, ...]) -> TypesPlan:
+    parsed = tuple(element_type(t) for t in types)
+    return TypesPlan(
+        parsed=parsed,
+        objects=tuple(t for t, (_, base) in zip(types, parsed, strict=True) if base not in SCALARS),
+        has_file="InputFile" in types,
+        structured=any(t not in SCALARS for t in types),
+        json_only=not set(types) & {"String", "Integer", "Float", "Boolean"},
+        numeric="Integer" in types or "Float" in types,
+        is_float="Float" in types,
+        is_bool="Boolean" in types or "True" in types,
+    )
+
+
+def render_path(path: Path) -> str:
+    """``("reply_markup", "inline_keyboard", 0, 1)`` -> ``"reply_markup.inline_keyboard[0][1]"``."""
+    out = [str(path[0])] if path else []
+    out += [f"[{part}]" if isinstance(part, int) else f".{part}" for part in path[1:]]
+    return "".join(out)
+
+
+@dataclass(frozen=True)
 class DeepLink:
     bot: str
     parameter: str  # "start", "startgroup", "startchannel", "startapp" or "" for a plain link to the bot
@@ -99,6 +137,7 @@ class Validator:
     def __init__(self, spec: ApiSpec, bot_username: str) -> None:
         self.spec = spec
         self.bot_username = bot_username
+        self._required_fields: dict[str, tuple[str, ...] | None] = {}
         self.button_actions = spec.inline_button_actions() or (
             "url",
             "callback_data",
@@ -111,6 +150,7 @@ class Validator:
             "callback_game",
             "pay",
         )
+        self._action_set = frozenset(self.button_actions)
 
     # ------------------------------------------------------------------ parameters
     def coerce(self, method: MethodSpec, raw: Mapping[str, Any], files: Mapping[str, Upload]) -> dict[str, Any]:
@@ -130,14 +170,14 @@ class Validator:
                     raise bad_request(text, violation="missing_parameter", detail=name)
                 continue
             value = self._decode(method.name, spec, value, files)
-            self._check(value, spec.types, name)
-            self._check_limit(method.name, spec, value, name)
+            self._check(value, spec.types, (name,))
+            self._check_limit(method.name, spec, value, (name,))
             params[name] = value
         return params
 
     def _decode(self, method: str, spec: FieldSpec, value: Any, files: Mapping[str, Upload]) -> Any:
-        types = spec.types
-        if isinstance(value, str) and value.startswith("attach://") and "InputFile" in types:
+        plan = types_plan(spec.types)
+        if plan.has_file and isinstance(value, str) and value.startswith("attach://"):
             upload = files.get(value[len("attach://") :])
             if upload is None:
                 text = MISSING.get((method, spec.name)) or f'Bad Request: parameter "{spec.name}" is required'
@@ -147,34 +187,34 @@ class Validator:
             value = "true" if value else "false"  # a JSON body's scalars are read as text, like form fields
         elif isinstance(value, int | float):
             value = str(value)
-        if not isinstance(value, str) or ("InputFile" in types and value[:1] not in "{["):
+        if not isinstance(value, str) or (plan.has_file and value[:1] not in "{["):
             return value
-        structured = [t for t in types if t not in SCALARS]
-        if structured and (value[:1] in "{[" or not set(types) & {"String", "Integer", "Float", "Boolean"}):
+        if plan.structured and (value[:1] in "{[" or plan.json_only):
             try:
                 return json.loads(value)
             except ValueError as exc:
                 what = JSON_WHAT.get(spec.name, spec.name)
                 raise bad_request(f"can't parse {what} JSON object", violation="json", detail=spec.name) from exc
-        if ("Integer" in types or "Float" in types) and _INT.fullmatch(value.strip()):
+        if plan.numeric and _INT.fullmatch(value.strip()):
             return int(value)
-        if "Float" in types:
+        if plan.is_float:
             try:
                 return float(value)
             except ValueError:
                 pass
-        if "Boolean" in types or "True" in types:
+        if plan.is_bool:
             return value.strip().lower() in ("true", "1")
         return value
 
-    def _check(self, value: Any, types: tuple[str, ...], path: str) -> None:
-        objects = [t for t in types if element_type(t)[1] not in SCALARS]
+    def _check(self, value: Any, types: tuple[str, ...], path: Path) -> None:
+        plan = types_plan(types)
+        parsed = plan.parsed
+        objects = plan.objects
         if isinstance(value, dict) and len(objects) > 1:
             fitting = [t for t in objects if self._has_required(t, value)]
-            types = tuple(fitting[:1] or objects[:1])
+            parsed = types_plan(tuple(fitting[:1] or objects[:1])).parsed
         problems: list[ApiError] = []
-        for type_name in types:
-            depth, base = element_type(type_name)
+        for depth, base in parsed:
             problem = self._match(value, depth, base, path)
             if problem is None:
                 return
@@ -182,21 +222,31 @@ class Validator:
         if problems:
             raise problems[0]
 
-    def _has_required(self, type_name: str, value: dict[str, Any]) -> bool:
-        spec = self.spec.type(type_name)
-        return spec is not None and all(f.name in value for f in spec.fields.values() if f.required)
+    def _required(self, type_name: str) -> tuple[str, ...] | None:
+        """Required field names of an object type (None for a type the spec does not know)."""
+        try:
+            return self._required_fields[type_name]
+        except KeyError:
+            spec = self.spec.type(type_name)
+            found = None if spec is None else tuple(f.name for f in spec.fields.values() if f.required)
+            self._required_fields[type_name] = found
+            return found
 
-    def _match(self, value: Any, depth: int, base: str, path: str) -> ApiError | None:
+    def _has_required(self, type_name: str, value: dict[str, Any]) -> bool:
+        required = self._required(type_name)
+        return required is not None and all(name in value for name in required)
+
+    def _match(self, value: Any, depth: int, base: str, path: Path) -> ApiError | None:
         if depth:
             if not isinstance(value, list) or (depth > 1 and not all(isinstance(v, list) for v in value)):
-                if path.endswith("inline_keyboard"):
+                if render_path(path).endswith("inline_keyboard"):
                     return bad_request(
                         'field "inline_keyboard" of the InlineKeyboardMarkup must be an Array of Arrays',
                         violation="type",
                     )
-                return bad_request(f'field "{path}" must be an Array', violation="type")
+                return bad_request(f'field "{render_path(path)}" must be an Array', violation="type")
             for index, item in enumerate(value):
-                problem = self._match(item, depth - 1, base, f"{path}[{index}]")
+                problem = self._match(item, depth - 1, base, (*path, index))
                 if problem is not None:
                     return problem
             return None
@@ -204,21 +254,23 @@ class Validator:
             return (
                 None
                 if _scalar_ok(value, base)
-                else bad_request(f'field "{path}" must be of type {base}', violation="type")
+                else bad_request(f'field "{render_path(path)}" must be of type {base}', violation="type")
             )
         if base == "KeyboardButton" and isinstance(value, str):
             return None
         if not isinstance(value, dict):
-            if path == "reply_markup":
+            if path == ("reply_markup",):
                 return bad_request("object expected as reply markup", violation="type")
-            return bad_request(f'field "{path}" must be an Object', violation="type")
+            return bad_request(f'field "{render_path(path)}" must be an Object', violation="type")
         spec = self.spec.type(base)
         if spec is None:
             return None
         if spec.subtypes:
             sub = self.spec.subtype_for(base, value)
             if sub is None:
-                return bad_request(f"can't parse {base}: unsupported type specified", violation="type", detail=path)
+                return bad_request(
+                    f"can't parse {base}: unsupported type specified", violation="type", detail=render_path(path)
+                )
             return self._match(value, 0, sub, path)
         for name, field_spec in spec.fields.items():
             item = value.get(name)
@@ -228,30 +280,32 @@ class Validator:
                     return bad_request(
                         f"can't parse {what}: Can't find field \"{name}\"",
                         violation="missing_field",
-                        detail=f"{path}.{name}",
+                        detail=render_path((*path, name)),
                     )
                 continue
             try:
-                self._check(item, field_spec.types, f"{path}.{name}")
-                self._check_limit(base, field_spec, item, f"{path}.{name}")
+                self._check(item, field_spec.types, (*path, name))
+                self._check_limit(base, field_spec, item, (*path, name))
             except ApiError as exc:
                 return exc
         return None
 
-    def _check_limit(self, owner: str, spec: FieldSpec, value: Any, path: str) -> None:
+    def _check_limit(self, owner: str, spec: FieldSpec, value: Any, path: Path) -> None:
         limit = spec.limit
         if limit is None or limit.after_entities or not isinstance(value, str) or (owner, spec.name) in CUSTOM_LIMITS:
             return
         size = len(value.encode("utf-8")) if limit.unit == "bytes" else char_count(value)
         if size > limit.high:
             raise bad_request(
-                f"{spec.name} is too long", violation="length", detail=f"{path}: {size} {limit.unit} > {limit.high}"
+                f"{spec.name} is too long",
+                violation="length",
+                detail=f"{render_path(path)}: {size} {limit.unit} > {limit.high}",
             )
         if size < limit.low:
             raise bad_request(
                 f"{spec.name} must be non-empty",
                 violation="length",
-                detail=f"{path}: {size} {limit.unit} < {limit.low}",
+                detail=f"{render_path(path)}: {size} {limit.unit} < {limit.low}",
             )
 
     # ------------------------------------------------------------------ texts
@@ -324,11 +378,14 @@ class Validator:
 
     def _button(self, button: dict[str, Any], note: Note) -> dict[str, Any]:
         label = button.get("text", "")
-        present = [
+        actions = self._action_set
+        present = [  # the button's own keys (a few) rather than every kind of action; in spec order below
             name
-            for name in self.button_actions
-            if button.get(name) is not None and not (name in ("url", "callback_data") and button.get(name) == "")
+            for name, value in button.items()
+            if name in actions and value is not None and not (name in ("url", "callback_data") and value == "")
         ]
+        if len(present) > 1:
+            present.sort(key=self.button_actions.index)
         if not present:
             raise bad_request(
                 errors.TEXT_BUTTONS_UNALLOWED, violation="button_action", detail=f"button {label!r} has no action"
@@ -349,7 +406,9 @@ class Validator:
             if not normalize_url(url):
                 raise bad_request(errors.BUTTON_URL_INVALID, violation="button_url", detail=repr(url))
             self.deep_link(url, f"button {label!r}", note)
-        return {k: v for k, v in button.items() if not (k in ("url", "callback_data") and v == "")}
+        if button.get("url") == "" or button.get("callback_data") == "":
+            return {k: v for k, v in button.items() if not (k in ("url", "callback_data") and v == "")}
+        return button  # parsed from this request: nobody else holds it
 
     def deep_link(self, url: str, where: str, note: Note) -> DeepLink | None:
         link = parse_deep_link(url)
