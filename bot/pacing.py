@@ -4,8 +4,9 @@ chat, about 30 a second overall (edits count in practice; answers to taps and de
 Each budget is a token bucket per chat. Before a message or an edit the outbox waits until the
 chat (and, for a group, the group's minute budget) and the bot as a whole have a token, then
 spends one in every bucket that applies. The board, which changes with every move, waits for
-the group's budget *before* it draws, and then shows only the newest table (see
-:mod:`bot.boards`), so fast play costs no queue of stale pictures.
+the group's budget *before* it draws, leaving one token for other messages, and then shows only
+the newest table (see :mod:`bot.boards`), so fast play costs no queue of stale pictures and
+never holds up a result.
 
 >>> clock = [0.0]
 >>> groups = Buckets(per_second=20 / 60, burst=2, clock=lambda: clock[0])
@@ -47,14 +48,14 @@ class Buckets:
             for full in [k for k in self._tokens if self._level(k) >= self.burst]:
                 del self._tokens[full]
 
-    def wait_time(self, key: int) -> float:
-        """Seconds until ``key`` has a whole token again."""
+    def wait_time(self, key: int, need: float = 1.0) -> float:
+        """Seconds until ``key`` holds ``need`` tokens (at most the burst)."""
         if self.rate <= 0:
             return 0.0
-        return max(0.0, (1.0 - self._level(key)) / self.rate)
+        return max(0.0, (min(need, self.burst) - self._level(key)) / self.rate)
 
-    async def ready(self, key: int) -> None:
-        while (wait := self.wait_time(key)) > 0:
+    async def ready(self, key: int, need: float = 1.0) -> None:
+        while (wait := self.wait_time(key, need)) > 0:
             await asyncio.sleep(wait)
 
 
@@ -107,10 +108,13 @@ class Pacer:
             await asyncio.sleep(wait)
         self.spend(chat_id)
 
-    async def group_ready(self, chat_id: int) -> None:
-        """Wait until one more message keeps the group within its budget (private chats: at once)."""
+    async def board_ready(self, chat_id: int) -> None:
+        """Wait until the group can take a board and still keep a token for anything else.
+
+        The token kept back lets a result, a lobby edit or a reply go at once, even while a
+        fast game keeps the board waiting for the budget (private chats: at once)."""
         if chat_id < 0:
-            await self.groups.ready(chat_id)
+            await self.groups.ready(chat_id, need=2.0)
 
 
 UNLIMITED = Pacer(0, 0, 0)
