@@ -17,9 +17,13 @@ from aiogram.methods.base import Response
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from pydantic import ValidationError
 
+from bot import manners
 from bot.boards import BoardPainter
+from bot.chat_moves import on_migrate
+from bot.clock import TurnClock
 from bot.config import Settings
 from bot.health import beat
+from bot.idle import IdleSweeper
 from bot.locks import GameLocks
 from bot.middlewares import PeopleMiddleware
 from bot.outbox import Outbox
@@ -37,10 +41,14 @@ GROUP_COMMANDS = [
     BotCommand(command="new", description="Open a new game here"),
     BotCommand(command="join", description="Join the open game"),
     BotCommand(command="rules", description="The rule sets"),
+    BotCommand(command="settings", description="This chat's settings (administrators)"),
+    BotCommand(command="leave", description="Leave the table (a computer plays your seat)"),
+    BotCommand(command="kick", description="Reply to a player: a computer takes their seat"),
+    BotCommand(command="kill", description="End the game (its creator or an administrator)"),
     BotCommand(command="help", description="How to play"),
 ]
 PRIVATE_COMMANDS = [
-    BotCommand(command="start", description="Play against the computer"),
+    BotCommand(command="start", description="Play against the computer or a friend"),
     BotCommand(command="rules", description="The rule sets"),
     BotCommand(command="help", description="How to play"),
 ]
@@ -116,7 +124,11 @@ async def run(settings: Settings) -> None:
         locks,
         group_delay=settings.computer_delay,
         private_delay=settings.private_computer_delay,
+        clock=TurnClock(scale=settings.turn_clock_scale),
     )
+    manners.install(service)  # the turn clock's run-outs, and hands that cannot be delivered
+    outbox.on_migrate = on_migrate(service)
+    sweeper = IdleSweeper(db, locks, idle_days=settings.idle_close_days, every=settings.idle_sweep_seconds)
     dispatcher = build_dispatcher(db, service)
     try:
         try:
@@ -130,12 +142,15 @@ async def run(settings: Settings) -> None:
         log.info("running as @%s", me.username)
         await bot.set_my_commands(GROUP_COMMANDS, scope=BotCommandScopeAllGroupChats())
         await bot.set_my_commands(PRIVATE_COMMANDS, scope=BotCommandScopeAllPrivateChats())
+        await sweeper.sweep()  # before resuming: an idle game is closed, not woken
         resumed = await service.resume()
         log.info("resumed %d running games", resumed)
+        sweeper.start()
         heartbeat = asyncio.create_task(beat(), name="heartbeat")
         await dispatcher.start_polling(bot, polling_timeout=settings.polling_timeout, handle_signals=True)
         heartbeat.cancel()
     finally:
+        await sweeper.close()
         await service.close()
         boards.close()
         pictures.close()

@@ -14,12 +14,15 @@ import asyncio
 import logging
 from dataclasses import replace
 
+from aiogram.types import InlineKeyboardMarkup
+
 from bot import views
 from bot.locks import GameLocks
 from bot.outbox import Outbox
 from bot.pacing import Pacer
-from bot.pictures import PictureMaker
-from bot.tables import Game, TableDoc
+from bot.pictures import Photo, PictureMaker
+from bot.tables import Game, load_game, remember
+from engine import Match
 from storage import Database
 
 log = logging.getLogger(__name__)
@@ -51,6 +54,10 @@ class BoardPainter:
         while self._painters:
             await asyncio.gather(*self._painters.values(), return_exceptions=True)
 
+    def forget(self, game_id: int) -> None:
+        """The game's board is no longer where it was (its chat moved): the next one is sent anew."""
+        self._shown.pop(game_id, None)
+
     def close(self) -> None:
         for task in self._painters.values():
             task.cancel()
@@ -59,7 +66,7 @@ class BoardPainter:
         try:
             while game_id in self._wanted:
                 chat_id = self._wanted[game_id].row.chat_id
-                await self.pacer.group_ready(chat_id)
+                await self.pacer.board_ready(chat_id)
                 game = self._wanted.pop(game_id)  # the newest, after the wait
                 try:
                     await self._paint(game)
@@ -71,12 +78,23 @@ class BoardPainter:
     async def _paint(self, game: Game) -> None:
         match = game.match
         assert match is not None
-        chat_id = game.row.chat_id
-        board, board_round = self._shown.get(game.id, (game.doc.board_message, game.doc.board_round))
-        current_round = len(match.rounds) - 1
         picture = await self.pictures.table(match, game.doc.names())
         caption = views.board_caption(game, match)
         markup = None if match.is_over else views.board_markup(game)
+        # Sent under the game's lock, where results are posted: a board of a round whose result
+        # is already out is not sent after it (the newer round's board is waiting instead).
+        async with self.locks(game.id):
+            newer = self._wanted.get(game.id)
+            if newer is not None and newer.match is not None and len(newer.match.rounds) != len(match.rounds):
+                return
+            await self._show(game, match, picture, caption, markup)
+
+    async def _show(
+        self, game: Game, match: Match, picture: Photo, caption: str, markup: InlineKeyboardMarkup | None
+    ) -> None:
+        chat_id = game.row.chat_id
+        board, board_round = self._shown.get(game.id, (game.doc.board_message, game.doc.board_round))
+        current_round = len(match.rounds) - 1
         if match.is_over:
             self._shown.pop(game.id, None)
         same_round = board is not None and board_round == current_round
@@ -94,10 +112,10 @@ class BoardPainter:
             await self.outbox.delete(chat_id, board)
 
     async def _store(self, game_id: int, message_id: int, board_round: int) -> None:
-        async with self.locks(game_id):
-            row = await self.db.games.get(game_id)
-            if row is None:
-                return
-            doc = TableDoc.from_json(row.data)
-            doc = replace(doc, board_message=message_id, board_round=board_round)
-            await self.db.games.save(row, data=doc.to_json())
+        """Remember the new board message (the caller holds the game's lock)."""
+        row = await self.db.games.get(game_id)
+        if row is None:
+            return
+        game = load_game(row)
+        doc = replace(game.doc, board_message=message_id, board_round=board_round)
+        remember(await self.db.games.save(row, data=doc.to_json()), game.match)

@@ -62,3 +62,32 @@ class LevelTap(CallbackData, prefix="lv"):
 
 class RulesTap(CallbackData, prefix="r"):
     preset: str
+
+
+class RematchTap(CallbackData, prefix="rm"):
+    """Rematch under a finished game's result: the tapping player confirms."""
+
+    game: int
+
+
+class RoomTap(CallbackData, prefix="ro"):
+    """Play with a friend: "menu" (the rule sets), "preset" (open a room with ``preset``),
+    "back" (to the private menu); on the room message: "reset" (a new link), "cancel"."""
+
+    action: str
+    preset: str = ""
+    game: int = 0
+
+
+class SettingsTap(CallbackData, prefix="cs"):
+    """A button under a group's /settings message: set ``key`` (preset, seats, level, clock, lang)
+    to ``value``.  It names the value, so a double tap or an old keyboard sets the same thing."""
+
+    key: str
+    value: str
+
+
+class AwayTap(CallbackData, prefix="aw"):
+    """ "Take my seat back" (bot/manners.py): the person plays their away seat again."""
+
+    game: int

@@ -37,6 +37,18 @@ class Settings(BaseSettings):
         default=30, ge=0, le=100000, description="messages and edits a second, all chats together; 0: no limit"
     )
     polling_timeout: int = Field(default=30, ge=0, le=50, description="long-polling timeout in seconds")
+    turn_clock_scale: float = Field(
+        default=1,
+        gt=0,
+        le=1,
+        description="every turn clock times this (tests: 0.01 makes 30 s 0.3 s); captions keep the nominal seconds",
+    )
+    idle_close_days: float = Field(
+        default=7, gt=0, le=3650, description="lobbies and games with no change for this many days are closed"
+    )
+    idle_sweep_seconds: float = Field(
+        default=3600, gt=0, le=86400, description="seconds between two looks for idle games (and one at start-up)"
+    )
 
     @field_validator("bot_token")
     @classmethod

@@ -17,6 +17,8 @@ async def refresh_lobby(service: GameService, game: Game) -> None:
         await outbox.edit_text(game.row.chat_id, message_id, views.lobby_text(game), views.lobby_markup(game))
     elif game.row.status is GameStatus.CANCELLED:
         await outbox.edit_text(game.row.chat_id, message_id, texts.lobby_closed("The game was cancelled."))
+    elif game.row.status is GameStatus.CLOSED:
+        await outbox.edit_text(game.row.chat_id, message_id, texts.lobby_closed(texts.alert("idle_closed")))
     else:
         names = ", ".join(texts.escape(name) for name in game.doc.names())
         await outbox.edit_text(game.row.chat_id, message_id, texts.lobby_closed(f"The game has started: {names}."))

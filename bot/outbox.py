@@ -17,6 +17,7 @@ from aiogram.exceptions import (
     TelegramAPIError,
     TelegramBadRequest,
     TelegramForbiddenError,
+    TelegramMigrateToChat,
     TelegramNetworkError,
     TelegramRetryAfter,
     TelegramServerError,
@@ -40,6 +41,18 @@ class Outbox:
     def __init__(self, bot: Bot, pacer: Pacer = UNLIMITED) -> None:
         self.bot = bot
         self.pacer = pacer
+        # Called (old chat id, new chat id) when a send finds its group became a supergroup
+        # (bot/chat_moves.py); run as a task, since the send may hold the game's lock.
+        self.on_migrate: Callable[[int, int], Awaitable[object]] | None = None
+        self._migrations: set[asyncio.Task[object]] = set()
+
+    def _migrated(self, chat_id: int, error: TelegramMigrateToChat) -> None:
+        log.warning("chat %s became supergroup %s", chat_id, error.migrate_to_chat_id)
+        if self.on_migrate is None:
+            return
+        task: asyncio.Task[object] = asyncio.ensure_future(self.on_migrate(chat_id, error.migrate_to_chat_id))
+        self._migrations.add(task)
+        task.add_done_callback(self._migrations.discard)
 
     async def _call(self, what: str, call: Callable[[], Awaitable[T]]) -> T | None:
         """Run one Bot API call, retrying flood waits and passing faults; None if it cannot be done."""
@@ -71,6 +84,9 @@ class Outbox:
         try:
             return await self._call(what, call)
         except TelegramBadRequest:
+            return None
+        except TelegramMigrateToChat as error:
+            self._migrated(chat_id, error)
             return None
 
     async def send_text(
@@ -162,11 +178,14 @@ class Outbox:
             await self._call(what, call)
         except TelegramBadRequest:
             return False
+        except TelegramMigrateToChat as error:
+            self._migrated(chat_id, error)
+            return False
         return True
 
     async def delete(self, chat_id: int, message_id: int) -> None:
         # Already gone, or too old to delete: nothing to undo.
-        with contextlib.suppress(TelegramBadRequest, Unreachable):
+        with contextlib.suppress(TelegramBadRequest, TelegramMigrateToChat, Unreachable):
             await self._call("deleteMessage", lambda: self.bot.delete_message(chat_id, message_id))
 
     async def answer(self, callback_id: str, text: str = "", *, alert: bool = False, url: str | None = None) -> None:

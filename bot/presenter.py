@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
-from bot import views
+from bot import absence, rematch, views
 from bot.boards import BoardPainter
 from bot.outbox import Outbox, Unreachable
 from bot.pictures import PictureMaker
@@ -27,6 +28,9 @@ class Presenter:
     def __init__(self, db: Database, outbox: Outbox, pictures: PictureMaker, boards: BoardPainter) -> None:
         self.db = db
         self.outbox = outbox
+        # Called under the game's lock with the seats whose hand could not be sent (the person
+        # blocked the bot); bot/manners.py hands them to a computer.  Returns the game as saved.
+        self.on_unreachable: Callable[[Game, list[int]], Awaitable[Game]] | None = None
         self.pictures = pictures
         self.boards = boards
 
@@ -42,9 +46,19 @@ class Presenter:
         game = await self._post_results(game, match)
         if game.row.kind == "group":
             self.boards.request(game)
-        people = [(seat, info.user_id) for seat, info in enumerate(game.doc.seats) if info and info.user_id is not None]
-        shown = await asyncio.gather(*(self._show_hand(game, match, seat, user_id) for seat, user_id in people))
-        return await self._store_hands(game, {seat: hand for (seat, _), hand in zip(people, shown, strict=True)})
+        people = [
+            (seat, info.user_id)
+            for seat, info in enumerate(game.doc.seats)
+            if info and info.user_id is not None and info.away != absence.BLOCKED  # nothing reaches them
+        ]
+        lost: list[int] = []
+        shown = await asyncio.gather(
+            *(self._show_hand(game, match, seat, user_id, lost=lost) for seat, user_id in people)
+        )
+        game = await self._store_hands(game, {seat: hand for (seat, _), hand in zip(people, shown, strict=True)})
+        if lost and self.on_unreachable is not None:
+            game = await self.on_unreachable(game, sorted(lost))
+        return game
 
     async def _post_results(self, game: Game, match: Match) -> Game:
         finished = [i for i, state in enumerate(match.rounds) if state.is_over]
@@ -55,10 +69,31 @@ class Presenter:
             state = match.rounds[round_index]
             picture = await self.pictures.result(state, doc.names())
             caption = views.result_caption(game, match, round_index)
-            await self.outbox.send_photo(game.row.chat_id, picture[0], picture[1], caption)
+            # The game's final result offers a rematch (bot/rematch.py) where the kind has one.
+            offer = rematch.offered(game) and match.is_over and round_index == len(match.rounds) - 1
+            request = rematch.RematchRequest()
+            markup = rematch.markup(game.id, doc, request) if offer else None
+            sent = []
+            for chat_id in self._result_chats(game):
+                try:
+                    message_id = await self.outbox.send_photo(chat_id, picture[0], picture[1], caption, markup)
+                except Unreachable:
+                    log.info("game %s: the result cannot be sent to %s", game.id, chat_id)
+                    continue
+                if message_id is not None:
+                    sent.append((chat_id, message_id))
             doc = replace(doc, results_posted=round_index + 1)
+            if offer:
+                doc = rematch.with_request(doc, replace(request, messages=tuple(sent)))
             game = await self.save_doc(game, doc)
         return game
+
+    @staticmethod
+    def _result_chats(game: Game) -> list[int]:
+        """Where results go: the game's chat; a friend room has none, so each player's private chat."""
+        if game.row.kind == "room":
+            return [seat.user_id for seat in game.doc.seats if seat is not None and seat.user_id is not None]
+        return [game.row.chat_id]
 
     async def sync_hand(self, game: Game, seat: int, user_id: int) -> Game:
         """Redraw one player's hand message where it is (after a stale tap or a "back"), and nothing else."""
@@ -90,7 +125,7 @@ class Presenter:
         return await self.save_doc(game, replace(game.doc, hands=hands))
 
     async def _show_hand(
-        self, game: Game, match: Match, seat: int, user_id: int, *, redraw: bool = False
+        self, game: Game, match: Match, seat: int, user_id: int, *, redraw: bool = False, lost: list[int] | None = None
     ) -> HandMessage | None:
         """Bring one hand message up to date; the message it now is (None: as it was, or unreachable).
 
@@ -100,10 +135,9 @@ class Presenter:
         per player. In a private game the one message is the whole game: edited in place, and
         replaced only for a new round.
         """
-        state = match.round
         key = turn_key(match)
         round_prefix = f"{len(match.rounds) - 1}:"
-        my_turn = not state.is_over and state.turn == seat
+        my_turn = absence.to_move(game.doc, match, seat)  # an away seat's turn is its computer's
         current = game.doc.hands.get(seat)
         chat = user_id
         try:
@@ -111,7 +145,7 @@ class Presenter:
                 return await self._send_hand(
                     game, match, seat, chat, current, key if my_turn else round_prefix + "waiting"
                 )
-            if game.row.kind != "group":
+            if game.row.kind == "private":  # a friend room's hands work as a group game's, without the board
                 caption, markup = views.hand_caption(game, match, seat), views.hand_markup(game, match, seat)
                 if current.turn_key == key and redraw:  # the picture is as it was: only the buttons change
                     shown = await self.outbox.edit_caption(chat, current.message_id, caption, markup)
@@ -137,6 +171,8 @@ class Presenter:
         except Unreachable:
             log.info("game %s: seat %s cannot be reached privately", game.id, seat)
             await self.db.users.set_private_ok(user_id, False)
+            if lost is not None:
+                lost.append(seat)
             return None
 
     async def _send_hand(
@@ -144,7 +180,7 @@ class Presenter:
     ) -> HandMessage | None:
         picture = await self.pictures.private(match, seat, game.doc.names())
         caption, markup = views.hand_caption(game, match, seat), views.hand_markup(game, match, seat)
-        my_turn = not match.round.is_over and match.round.turn == seat
+        my_turn = absence.to_move(game.doc, match, seat)
         message_id = await self.outbox.send_photo(chat, *picture, caption, markup, notify=my_turn)
         if message_id is None:
             return None

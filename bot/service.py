@@ -14,6 +14,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 
+from bot import absence
+from bot.clock import TurnClock
 from bot.locks import GameLocks
 from bot.presenter import Presenter
 from bot.tables import DEFAULT_LEVEL, Game, Seat, TableDoc, load_game, record_of, remember, turn_number
@@ -81,13 +83,22 @@ def with_computer_level(doc: TableDoc, level: str) -> TableDoc:
 
 class GameService:
     def __init__(
-        self, db: Database, presenter: Presenter, locks: GameLocks, *, group_delay: float, private_delay: float
+        self,
+        db: Database,
+        presenter: Presenter,
+        locks: GameLocks,
+        *,
+        group_delay: float,
+        private_delay: float,
+        clock: TurnClock | None = None,
     ) -> None:
         self.db = db
         self.presenter = presenter
         self.locks = locks
         self.group_delay = group_delay
         self.private_delay = private_delay
+        # The turn clock (bot/clock.py); what happens when it runs out is bot/manners.py's (manners.install).
+        self.clock = clock if clock is not None else TurnClock()
         self._drivers: dict[int, asyncio.Task[None]] = {}
 
     @asynccontextmanager
@@ -97,18 +108,34 @@ class GameService:
             row = await self.db.games.get(game_id)
             if row is None:
                 raise TableError("no_game")
+            if row.status is GameStatus.CLOSED:
+                raise TableError("idle_closed")
             yield load_game(row)
 
     # --- lobby ---------------------------------------------------------------------------
 
-    async def open_lobby(self, chat_id: int, creator: Person, preset: str) -> Game:
+    async def open_lobby(
+        self,
+        chat_id: int,
+        creator: Person,
+        preset: str,
+        *,
+        seats: int | None = None,
+        level: str = DEFAULT_LEVEL,
+        clock: int | None = None,
+    ) -> Game:
+        """A group lobby with ``seats`` seats (default: as many as the rules allow), free seats
+        for ``level`` computers and ``clock`` seconds a move (None: the default; 0: no clock),
+        as the chat's defaults say (bot/chat_settings.py)."""
         if await self.db.games.active_in_chat(chat_id) is not None:
             raise TableError("game_running")
+        self._require_level(level)
         rules = Rules.preset(preset)
-        seats: list[Seat | None] = [None] * rules.max_seats
+        count = rules.max_seats if seats is None else min(max(seats, rules.min_seats), rules.max_seats)
+        places: list[Seat | None] = [None] * count
         if creator.private_ok:
-            seats[0] = Seat(short_name(creator.name), creator.user_id)
-        doc = TableDoc(seats=tuple(seats))
+            places[0] = Seat(short_name(creator.name), creator.user_id)
+        doc = TableDoc(seats=tuple(places), computer_level=level, clock=clock)
         row = await self.db.games.create(
             chat_id=chat_id,
             kind="group",
@@ -236,7 +263,8 @@ class GameService:
         match, moves = _auto_moves(match)
         # The forced lead alone can end the game: nobody can follow it (a quickblock fish).
         status = GameStatus.FINISHED if match.is_over else GameStatus.PLAYING
-        doc = replace(game.doc, record=record_of(match))
+        doc = replace(absence.everyone_back(game.doc), record=record_of(match))
+        doc = self.clock.stamp(doc, game.row.kind, match)
         row = await self.db.games.save(game.row, status=status, data=doc.to_json(), moves=moves)
         remember(row, match)
         return Game(row, doc, match)
@@ -253,6 +281,8 @@ class GameService:
                 raise TableError("not_your_game")
             if version != turn_number(match):
                 raise TableError("stale")
+            if not absence.present(game.doc, seat):
+                raise TableError("seat_away")
             state = match.round
             if state.is_over or state.turn != seat:
                 raise TableError("not_your_turn")
@@ -264,6 +294,7 @@ class GameService:
                     raise TableError("does_not_fit")
                 if len(ends) > 1:
                     return TapOutcome(game, played=False, choose_ends=tuple(ends), tile=tile)
+            game = Game(game.row, absence.moved(game.doc, seat), match)  # their run-outs of the clock start again
             try:
                 game = await self._play(game, seat, Move(tile, end), by_computer=False)  # type: ignore[arg-type]
             except IllegalMoveError as error:
@@ -282,7 +313,7 @@ class GameService:
             moves += more
         # Decided last: the next round's forced lead can end the round, and the match, by itself.
         status = GameStatus.FINISHED if match.is_over else GameStatus.PLAYING
-        doc = replace(game.doc, record=record_of(match))
+        doc = self.clock.stamp(replace(game.doc, record=record_of(match)), game.row.kind, match)
         row = await self.db.games.save(game.row, status=status, data=doc.to_json(), moves=moves)
         remember(row, match)
         return Game(row, doc, match)
@@ -297,6 +328,7 @@ class GameService:
             if row is None:
                 return game
             game = await self.presenter.sync(load_game(row))
+        self.clock.follow(game)
         self._drive_computers(game)
         return game
 
@@ -305,7 +337,7 @@ class GameService:
         if match is None or match.is_over or game.row.status is not GameStatus.PLAYING:
             return
         seat = game.doc.seats[match.round.turn]
-        if seat is None or not seat.is_computer:
+        if seat is None or not seat.computer_plays:
             return
         running = self._drivers.get(game.id)
         if running is not None and not running.done():
@@ -327,16 +359,17 @@ class GameService:
                         return
                     turn = match.round.turn
                     seat = game.doc.seats[turn]
-                    if seat is None or not seat.is_computer:
+                    if seat is None or not seat.computer_plays:
                         return
                     rng = random.Random(f"{game.id}:{turn_number(match)}")
                     move = player_for(seat.level or DEFAULT_LEVEL).choose(match.observe(turn), rng)
                     game = await self._play(game, turn, move, by_computer=True)
                     game = await self.presenter.sync(game)
+                self.clock.follow(game)
                 if game.match is None or game.match.is_over:
                     return
                 next_seat = game.doc.seats[game.match.round.turn]
-                if next_seat is None or not next_seat.is_computer:
+                if next_seat is None or not next_seat.computer_plays:
                     return
         except StaleVersionError:
             log.warning("game %s changed under the computer player; it will try again on the next change", game_id)
@@ -385,18 +418,29 @@ class GameService:
             return await self.presenter.save_doc(game, with_computer_level(game.doc, level))
 
     async def resume(self) -> int:
-        """After a restart: bring every running game's messages up to date and wake its computers."""
+        """After a restart: bring every running game's messages up to date, run its turn clock on
+        from the stored deadline (one already past runs out at once) and wake its computers."""
         rows = await self.db.games.with_status(GameStatus.PLAYING)
         for row in rows:
             try:
                 async with self.locks(row.id):
-                    game = await self.presenter.sync(load_game(row))
+                    game = await self._with_deadline(load_game(row))
+                    game = await self.presenter.sync(game)
+                self.clock.follow(game)
                 self._drive_computers(game)
             except Exception:
                 log.exception("game %s could not be resumed", row.id)
         return len(rows)
 
+    async def _with_deadline(self, game: Game) -> Game:
+        """The game with the deadline its turn needs (one saved before it had a clock has none yet)."""
+        if game.match is None:
+            return game
+        doc = self.clock.stamp(game.doc, game.row.kind, game.match)
+        return game if doc == game.doc else await self.presenter.save_doc(game, doc)
+
     async def close(self) -> None:
+        self.clock.close()
         for task in list(self._drivers.values()):
             task.cancel()
 

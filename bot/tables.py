@@ -18,22 +18,45 @@ DEFAULT_LEVEL = "medium"
 
 @dataclass(frozen=True)
 class Seat:
-    """A person (``user_id``) or a computer player (``level``) at the table."""
+    """A person (``user_id``) or a computer player (``level``) at the table.
+
+    A person's seat can be *away* (bot/absence.py): a computer plays it, the seat stays theirs.
+    ``away`` says why ("timeout", "left", "kicked", "blocked"); ``timeouts`` counts the turns in
+    a row the clock ran out on them.
+    """
 
     name: str
     user_id: int | None = None
     level: str | None = None
+    away: str | None = None
+    timeouts: int = 0
 
     @property
     def is_computer(self) -> bool:
         return self.user_id is None
 
+    @property
+    def computer_plays(self) -> bool:
+        """A computer player, or a person's seat a computer plays while they are away."""
+        return self.user_id is None or self.away is not None
+
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "user_id": self.user_id, "level": self.level}
+        data: dict[str, Any] = {"name": self.name, "user_id": self.user_id, "level": self.level}
+        if self.away is not None:
+            data["away"] = self.away
+        if self.timeouts:
+            data["timeouts"] = self.timeouts
+        return data
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Seat:
-        return Seat(name=str(data["name"]), user_id=data.get("user_id"), level=data.get("level"))
+        return Seat(
+            name=str(data["name"]),
+            user_id=data.get("user_id"),
+            level=data.get("level"),
+            away=data.get("away"),
+            timeouts=int(data.get("timeouts", 0)),
+        )
 
 
 @dataclass(frozen=True)
@@ -55,6 +78,17 @@ class TableDoc:
     results_posted: int = 0
     # The level last chosen for a computer here: Start gives it to the free seats.
     computer_level: str = DEFAULT_LEVEL
+    # A friend room's invitation code (kind "room"; bot/rooms.py), while its second seat is free.
+    room_code: str | None = None
+    # A finished game's rematch request (bot/rematch.py: RematchRequest as JSON).
+    rematch: dict[str, Any] | None = None
+    # Seconds a person has per move (bot/clock.py): 0 is off, None the default for the kind of game.
+    clock: int | None = None
+    # When the person to move runs out of time (epoch seconds), and the turn (turn_number) it is for.
+    deadline: float | None = None
+    deadline_turn: int | None = None
+    # Ended with /kill (its status is then "cancelled").
+    killed: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -66,6 +100,12 @@ class TableDoc:
             "hands": {str(seat): [hand.message_id, hand.turn_key] for seat, hand in self.hands.items()},
             "results_posted": self.results_posted,
             "computer_level": self.computer_level,
+            "room_code": self.room_code,
+            "rematch": self.rematch,
+            "clock": self.clock,
+            "deadline": self.deadline,
+            "deadline_turn": self.deadline_turn,
+            "killed": self.killed,
         }
 
     @staticmethod
@@ -79,6 +119,12 @@ class TableDoc:
             hands={int(seat): HandMessage(int(value[0]), str(value[1])) for seat, value in data["hands"].items()},
             results_posted=data.get("results_posted", 0),
             computer_level=data.get("computer_level", DEFAULT_LEVEL),
+            room_code=data.get("room_code"),
+            rematch=data.get("rematch"),
+            clock=data.get("clock"),
+            deadline=data.get("deadline"),
+            deadline_turn=data.get("deadline_turn"),
+            killed=bool(data.get("killed", False)),
         )
 
     def seat_of(self, user_id: int) -> int | None:
@@ -94,6 +140,15 @@ class TableDoc:
 
     def names(self) -> list[str]:
         return [seat.name if seat else "—" for seat in self.seats]
+
+
+# The TableDoc fields that belong to one game being played, not to the table's set-up (its
+# options): a rematch starts these afresh and copies every other field.  A new per-game field
+# (a message, a counter, a deadline) belongs here; a new option does not.
+GAME_STATE_FIELDS = frozenset(
+    {"record", "lobby_message", "board_message", "board_round", "hands", "results_posted", "room_code", "rematch"}
+    | {"deadline", "deadline_turn", "killed"}
+)
 
 
 @dataclass(frozen=True)

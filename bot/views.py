@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import texts
-from bot.callbacks import HandTap, LevelTap, LobbyTap, RulesTap, SoloGo, SoloTap, TileTap
+from bot import absence, texts
+from bot.callbacks import AwayTap, HandTap, LevelTap, LobbyTap, RoomTap, RulesTap, SoloGo, SoloTap, TileTap
+from bot.clock import clock_seconds
 from bot.tables import Game, turn_number
 from engine import ENDS, End, Match, Rules, Tile
 from engine.players import LEVELS
@@ -29,7 +30,10 @@ def lobby_markup(game: Game) -> InlineKeyboardMarkup:
         inline_keyboard=[
             [button("Join", "join"), button("Leave", "leave")],
             [button(f"+🤖 {texts.level_title(level)}", f"add-{level}") for level in LEVELS],
-            [button(f"Seats: {seats}", "seats")],
+            [
+                button(f"Seats: {seats}", "seats"),
+                button(texts.lobby_clock_button(clock_seconds(game.doc, "group")), "clock"),
+            ],
             [button("Start", "start"), button("Cancel", "cancel")],
         ]
     )
@@ -42,7 +46,9 @@ def lobby_text(game: Game) -> str:
     return texts.lobby_text(game.row.preset, rules, names, creator, fill_level=game.doc.computer_level)
 
 
-def board_markup(game: Game) -> InlineKeyboardMarkup:
+def board_markup(game: Game) -> InlineKeyboardMarkup | None:
+    if game.doc.killed:  # ended with /kill: nothing to tap any more
+        return None
     return InlineKeyboardMarkup(
         inline_keyboard=[[InlineKeyboardButton(text="🁢 My hand", callback_data=HandTap(game=game.id).pack())]]
     )
@@ -58,14 +64,19 @@ def status_lines(game: Game, match: Match) -> list[str]:
     if rules.is_match:
         title += f" · round {len(match.rounds)} · to {target}"
     lines = [title]
-    if state.is_over:
+    if game.doc.killed:
+        lines.append(texts.KILLED_LINE)
+    elif state.is_over:
         lines.append("Round over")
     else:
-        lines.append(f"▶ <b>{texts.escape(names[state.turn])}</b> to play")
+        lines.append(f"▶ <b>{texts.escape(names[state.turn])}</b> to play" + _clock_suffix(game, match))
     counts = " · ".join(f"{texts.escape(names[i])} {len(hand)}" for i, hand in enumerate(state.hands))
     if rules.draws:
         counts += f" · boneyard {len(state.boneyard)}"
     lines.append(counts)
+    away = absence.away_names(game.doc)
+    if away and not match.is_over:
+        lines.append(texts.away_line(away))
     if rules.is_match or rules.in_play.value != "none":
         lines.append("Score: " + " · ".join(f"{texts.escape(names[i])} {s}" for i, s in enumerate(match.scores)))
     recent = texts.describe_events(list(state.events[-8:]), names)[-3:]
@@ -78,18 +89,33 @@ def board_caption(game: Game, match: Match) -> str:
     return _fit("\n".join(status_lines(game, match)))
 
 
+def _clock_suffix(game: Game, match: Match) -> str:
+    """ " · ⏱ 60 s per move" while a person (not away) is to play under a clock."""
+    seconds = clock_seconds(game.doc, game.row.kind)
+    if seconds <= 0 or not absence.to_move(game.doc, match, match.round.turn):
+        return ""
+    seat = game.doc.seats[match.round.turn]
+    return texts.clock_suffix(seconds) if seat is not None and seat.user_id is not None else ""
+
+
 def hand_caption(game: Game, match: Match, seat: int) -> str:
-    state = match.round
     lines = status_lines(game, match)
-    if not state.is_over and state.turn == seat:
+    if game.doc.killed:
+        return _fit("\n".join(lines))
+    if absence.to_move(game.doc, match, seat):
         lines[1] = "▶ <b>Your turn!</b> Tap a tile to play it."
+        seconds = clock_seconds(game.doc, game.row.kind)
+        if seconds > 0:
+            lines[1] += " " + texts.your_clock(seconds)
+    elif not absence.present(game.doc, seat) and not match.is_over:
+        lines.insert(2, texts.HAND_AWAY_LINE)
     return _fit("\n".join(lines))
 
 
 def hand_markup(game: Game, match: Match, seat: int) -> InlineKeyboardMarkup:
     """A button per tile; playable ones marked while it is this seat's turn."""
     state = match.round
-    my_turn = not state.is_over and state.turn == seat
+    my_turn = absence.to_move(game.doc, match, seat)
     playable = {move.tile for move in state.legal_moves()} if my_turn else set()
     version = turn_number(match)
     buttons = []
@@ -101,9 +127,23 @@ def hand_markup(game: Game, match: Match, seat: int) -> InlineKeyboardMarkup:
         buttons.append(InlineKeyboardButton(text=label, callback_data=data))
     rows = [buttons[i : i + TILES_PER_ROW] for i in range(0, len(buttons), TILES_PER_ROW)]
     rows += level_rows(game, match)
+    rows += take_back_rows(game, match, seat)
     if game.row.kind == "private" and match.is_over:
         rows.append([InlineKeyboardButton(text="Play again", callback_data=SoloTap(step="menu").pack())])
     return InlineKeyboardMarkup(inline_keyboard=rows or [[]])
+
+
+def take_back_markup(game_id: int) -> InlineKeyboardMarkup:
+    button = InlineKeyboardButton(text=texts.TAKE_BACK_BUTTON, callback_data=AwayTap(game=game_id).pack())
+    return InlineKeyboardMarkup(inline_keyboard=[[button]])
+
+
+def take_back_rows(game: Game, match: Match, seat: int) -> list[list[InlineKeyboardButton]]:
+    """Under an away person's hand, while the game runs: "Take my seat back" (not after a /kick)."""
+    info = game.doc.seats[seat]
+    if info is None or info.away not in absence.RETURNABLE or match.is_over or game.doc.killed:
+        return []
+    return take_back_markup(game.id).inline_keyboard
 
 
 def computer_level(game: Game) -> str | None:
@@ -196,6 +236,7 @@ def solo_menu_markup() -> InlineKeyboardMarkup:
                 for p in presets[i : i + 2]
             ]
         )
+    rows.append([InlineKeyboardButton(text=texts.FRIEND_BUTTON, callback_data=RoomTap(action="menu").pack())])
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 

@@ -38,11 +38,13 @@ class Database:
         self.connection = connection
         # One connection serves every coroutine: a transaction must not interleave with another.
         self._write_lock = asyncio.Lock()
+        from storage.chats import ChatRepository
         from storage.games import GameRepository
         from storage.users import UserRepository
 
         self.games = GameRepository(self)
         self.users = UserRepository(self)
+        self.chats = ChatRepository(self)
 
     @classmethod
     async def open(cls, url: str) -> Database:
@@ -87,6 +89,12 @@ class Database:
                 await self.connection.execute("ROLLBACK")
                 raise
             await self.connection.execute("COMMIT")
+
+    async def write(self, sql: str, parameters: tuple[object, ...] = ()) -> int:
+        """One statement, committed by itself (never inside another coroutine's transaction); its rowcount."""
+        async with self._write_lock:
+            cursor = await self.connection.execute(sql, parameters)
+            return cursor.rowcount
 
     async def integrity_ok(self) -> bool:
         async with self.connection.execute("PRAGMA integrity_check") as cursor:

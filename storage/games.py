@@ -22,6 +22,8 @@ class GameStatus(enum.StrEnum):
     PLAYING = "playing"
     FINISHED = "finished"
     CANCELLED = "cancelled"
+    # Closed by the idle sweep (bot/idle.py) after days without a change; kept, never deleted.
+    CLOSED = "closed"
 
 
 ACTIVE = (GameStatus.LOBBY.value, GameStatus.PLAYING.value)
@@ -98,6 +100,28 @@ class GameRepository:
             row = await cursor.fetchone()
         return GameRow.from_row(row) if row else None
 
+    async def newest_in_chat(self, chat_id: int, limit: int = 5) -> list[GameRow]:
+        """The chat's newest games, whatever their status, newest first."""
+        async with self._db.connection.execute(
+            "SELECT * FROM games WHERE chat_id = ? ORDER BY id DESC LIMIT ?", (chat_id, limit)
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [GameRow.from_row(row) for row in rows]
+
+    async def status_of(self, game_id: int) -> GameStatus | None:
+        """A game's status alone (no document to parse): checked on every tap."""
+        async with self._db.connection.execute("SELECT status FROM games WHERE id = ?", (game_id,)) as cursor:
+            row = await cursor.fetchone()
+        return GameStatus(row[0]) if row else None
+
+    async def idle_since(self, before: float) -> list[GameRow]:
+        """Lobbies and running games whose last change was before ``before`` (a time.time())."""
+        async with self._db.connection.execute(
+            "SELECT * FROM games WHERE status IN (?, ?) AND updated_at < ? ORDER BY id", (*ACTIVE, before)
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [GameRow.from_row(row) for row in rows]
+
     async def with_status(self, status: GameStatus) -> list[GameRow]:
         async with self._db.connection.execute(
             "SELECT * FROM games WHERE status = ? ORDER BY id", (status.value,)
@@ -124,27 +148,27 @@ class GameRepository:
             version=game.version + 1,
             updated_at=time.time(),
         )
+        update = (
+            "UPDATE games SET status = ?, data = ?, version = ?, updated_at = ? WHERE id = ? AND version = ?",
+            (new.status.value, json.dumps(new.data), new.version, new.updated_at, game.id, game.version),
+        )
+        if not moves:
+            # One statement is a transaction by itself: one trip to the database thread.
+            if await self._db.write(*update) != 1:
+                raise StaleVersionError(f"game {game.id} changed since version {game.version}")
+            return new
         async with self._db.transaction() as connection:
-            cursor = await connection.execute(
-                "UPDATE games SET status = ?, data = ?, version = ?, updated_at = ? WHERE id = ? AND version = ?",
-                (new.status.value, json.dumps(new.data), new.version, new.updated_at, game.id, game.version),
-            )
+            cursor = await connection.execute(*update)
             if cursor.rowcount != 1:
                 raise StaleVersionError(f"game {game.id} changed since version {game.version}")
-            if moves:
-                async with connection.execute(
-                    "SELECT COALESCE(MAX(seq), 0) FROM moves WHERE game_id = ?", (game.id,)
-                ) as seq_cursor:
-                    row = await seq_cursor.fetchone()
-                seq = row[0] if row else 0
-                await connection.executemany(
-                    "INSERT INTO moves (game_id, seq, round, seat, tile, side, by_computer, at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    [
-                        (game.id, seq + i, m.round, m.seat, m.tile, m.side, int(m.by_computer), new.updated_at)
-                        for i, m in enumerate(moves, start=1)
-                    ],
-                )
+            await connection.executemany(
+                "INSERT INTO moves (game_id, seq, round, seat, tile, side, by_computer, at)"
+                " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ? FROM moves WHERE game_id = ?",
+                [
+                    (game.id, m.round, m.seat, m.tile, m.side, int(m.by_computer), new.updated_at, game.id)
+                    for m in moves
+                ],
+            )
         return new
 
     async def moves(self, game_id: int) -> list[MoveLog]:

@@ -4,8 +4,21 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from bot.routers import common, errors, lobby, play, solo
+from bot.routers import common, errors, idle, lobby, manners, play, rematch, rooms, settings, solo
 
 
 def all_routers() -> list[Router]:
-    return [common.router, lobby.router, play.router, solo.router, errors.router]
+    # rooms first: its /start r<code> links come before common's /start.
+    # idle first: a tap on a game closed for being idle is answered so, whatever the button.
+    return [
+        idle.router,
+        rooms.router,
+        common.router,
+        lobby.router,
+        play.router,
+        solo.router,
+        rematch.router,
+        settings.router,
+        manners.router,
+        errors.router,
+    ]

@@ -8,10 +8,11 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 from aiogram.utils.deep_linking import create_start_link
 
-from bot import texts, views
+from bot import chat_settings, manners, rematch_flow, texts, views
 from bot.callbacks import LobbyTap
 from bot.lobbies import refresh_lobby
 from bot.routers.common import JOIN_PREFIX
+from bot.routers.settings import point_to_game
 from bot.service import GameService, Person, TableError
 
 router = Router(name="lobby")
@@ -22,15 +23,28 @@ ADD_PREFIX = "add-"  # "add-hard": seat a computer of that level
 
 @router.message(Command("new"), GROUPS)
 async def new_game(message: Message, command: CommandObject, person: Person, service: GameService) -> None:
-    preset = (command.args or DEFAULT_PRESET).strip().lower()
+    defaults = await chat_settings.chat_defaults(service.db, message.chat.id)
+    preset = (command.args or defaults.preset).strip().lower()
     if preset not in texts.PRESET_TITLES:
         await message.answer(texts.unknown_preset(preset))
         return
+    running = await service.db.games.active_in_chat(message.chat.id)
+    if running is not None:
+        await point_to_game(message, running)
+        return
     try:
-        game = await service.open_lobby(message.chat.id, person, preset)
+        game = await service.open_lobby(
+            message.chat.id,
+            person,
+            preset,
+            seats=defaults.seats_for(preset),
+            level=defaults.level,
+            clock=defaults.turn_seconds,
+        )
     except TableError as error:
         await message.answer(texts.alert(error.key))
         return
+    await rematch_flow.cancel_pending(service, message.chat.id, game.id)  # a new game: the rematch is off
     sent = await message.answer(views.lobby_text(game), reply_markup=views.lobby_markup(game))
     await service.set_lobby_message(game, sent.message_id)
     if not person.private_ok:
@@ -40,7 +54,7 @@ async def new_game(message: Message, command: CommandObject, person: Person, ser
 
 @router.message(Command("new"), F.chat.type == ChatType.PRIVATE)
 async def new_in_private(message: Message) -> None:
-    await message.answer("Choose a rule set to play against the computer:", reply_markup=views.solo_menu_markup())
+    await message.answer(texts.MENU_PROMPT, reply_markup=views.solo_menu_markup())
 
 
 @router.message(Command("join"), GROUPS)
@@ -77,6 +91,8 @@ async def lobby_tap(
             game = await service.add_computer(callback_data.game, person, action.removeprefix(ADD_PREFIX))
         elif action == "seats":
             game = await service.cycle_seats(callback_data.game, person)
+        elif action == "clock":
+            game = await manners.cycle_clock(service, callback_data.game, person)
         elif action == "cancel":
             game = await service.cancel(callback_data.game, person)
         elif action == "start":

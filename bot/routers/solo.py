@@ -6,11 +6,12 @@ from __future__ import annotations
 from aiogram import Router
 from aiogram.types import CallbackQuery
 
-from bot import texts, views
+from bot import rematch_flow, texts, views
 from bot.callbacks import LevelTap, SoloGo, SoloTap
 from bot.service import GameService, Person, TableError
 from bot.tables import DEFAULT_LEVEL
 from engine.players import LEVELS
+from storage import GameStatus
 
 router = Router(name="solo")
 
@@ -71,11 +72,16 @@ async def _deal(
 ) -> None:
     """Deal the game (its message comes by itself) and take the buttons off the menu."""
     outbox = service.presenter.outbox
+    active = await service.db.games.active_in_chat(chat_id)
+    if active is not None and active.kind == "room" and active.status is GameStatus.PLAYING:
+        await outbox.send_text(chat_id, texts.alert("room_running"))  # a friend is playing it: not cancelled
+        return
     try:
-        await service.open_solo(chat_id, person, preset, opponents, level)
+        game = await service.open_solo(chat_id, person, preset, opponents, level)
     except (TableError, ValueError):
         await outbox.send_text(chat_id, texts.alert("broken"))
         return
+    await rematch_flow.cancel_pending(service, chat_id, game.id)  # a new game: the rematch is off
     await outbox.edit_markup(chat_id, menu_id, None)
 
 

@@ -1,0 +1,111 @@
+"""Closing games nobody has touched for days (IDLE_CLOSE_DAYS, seven by default).
+
+A sweep runs once at start-up (before the running games are resumed) and then every
+IDLE_SWEEP_SECONDS (an hour): every lobby and running game whose row has not changed for the
+idle time is marked ``closed`` (:attr:`storage.GameStatus.CLOSED`), under the game's lock and
+only if it is still idle then.
+Nothing is deleted and no message is sent: the game's buttons stay, and a tap on one of them
+answers that the game was closed (:mod:`bot.routers.idle`).  The clock is injectable (``now``),
+so tests can sweep "eight days later" without waiting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+
+from aiogram.filters.callback_data import CallbackData
+
+from bot.locks import GameLocks
+from storage import Database, GameStatus
+
+log = logging.getLogger(__name__)
+
+DAY = 86400.0
+ACTIVE = (GameStatus.LOBBY, GameStatus.PLAYING)
+
+
+class IdleSweeper:
+    def __init__(
+        self,
+        db: Database,
+        locks: GameLocks,
+        *,
+        idle_days: float,
+        every: float,
+        now: Callable[[], float] = time.time,
+    ) -> None:
+        self.db = db
+        self.locks = locks
+        self.idle_seconds = idle_days * DAY
+        self.every = every
+        self.now = now
+        self._task: asyncio.Task[None] | None = None
+
+    async def sweep(self) -> list[int]:
+        """Close every game idle for longer than the idle time; returns the ids of those closed."""
+        cutoff = self.now() - self.idle_seconds
+        closed = []
+        for row in await self.db.games.idle_since(cutoff):
+            async with self.locks(row.id):
+                fresh = await self.db.games.get(row.id)
+                # A move may have come while we looked: only a game still idle is closed.
+                if fresh is None or fresh.status not in ACTIVE or fresh.updated_at >= cutoff:
+                    continue
+                await self.db.games.save(fresh, status=GameStatus.CLOSED)
+            closed.append(row.id)
+        if closed:
+            log.info("closed %d idle games: %s", len(closed), closed)
+        return closed
+
+    def start(self) -> None:
+        """Sweep every ``every`` seconds from now on, until :meth:`close` (the start-up sweep is the
+        caller's, before the running games are resumed, so that no idle game is woken)."""
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="idle-sweeper")
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self.every)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("the idle sweep failed; it runs again in %.0f s", self.every)
+
+    async def close(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
+def _game_callbacks() -> list[type[CallbackData]]:
+    """Every kind of button that names a game (a ``game`` field), found once all are defined."""
+    found: list[type[CallbackData]] = []
+    pending = list(CallbackData.__subclasses__())
+    while pending:
+        cls = pending.pop()
+        pending.extend(cls.__subclasses__())
+        if "game" in cls.model_fields:
+            found.append(cls)
+    return found
+
+
+def game_of(data: str | None) -> int | None:
+    """The game a button's callback data names, if it is one of the bot's game buttons."""
+    if not data:
+        return None
+    for cls in _game_callbacks():
+        if not data.startswith(f"{cls.__prefix__}{cls.__separator__}"):
+            continue
+        try:
+            game = getattr(cls.unpack(data), "game", None)
+        except (ValueError, TypeError):
+            continue
+        if isinstance(game, int) and game > 0:
+            return game
+    return None

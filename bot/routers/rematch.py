@@ -1,0 +1,27 @@
+"""The Rematch button under a finished game's result (groups and friend rooms)."""
+
+from __future__ import annotations
+
+from aiogram import Router
+from aiogram.types import CallbackQuery
+
+from bot import rematch_flow, texts
+from bot.callbacks import RematchTap
+from bot.service import GameService, TableError
+
+router = Router(name="rematch")
+
+
+@router.callback_query(RematchTap.filter())
+async def rematch_tap(query: CallbackQuery, callback_data: RematchTap, service: GameService) -> None:
+    """Confirm under the game's lock, answer, then redraw the result(s) and show the new game."""
+    try:
+        outcome = await rematch_flow.confirm(service, callback_data.game, query.from_user.id)
+    except TableError as error:
+        await query.answer(texts.alert(error.key), show_alert=True)
+        return
+    await query.answer(texts.alert(outcome.key), show_alert=outcome.alert)
+    if outcome.changed is not None:
+        await rematch_flow.show(service, outcome.changed)
+    if outcome.new is not None:
+        await service.show(outcome.new)

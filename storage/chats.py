@@ -1,0 +1,106 @@
+"""Chats: their settings (a JSON object in ``chats.settings``, the language in ``chats.language``),
+and moving everything a chat owns to a new chat id when a group becomes a supergroup.
+
+The keys inside ``settings`` mean nothing here; the bot (``bot/chat_settings.py``) gives them
+their meaning and checks their values.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import TYPE_CHECKING, Any
+
+from storage.users import ChatRow
+
+if TYPE_CHECKING:
+    import aiosqlite
+
+    from storage.database import Database
+
+# Every table with a column that names a chat, and that column: all of it moves with the chat.
+# A new table that belongs to a chat (results, ratings …) adds its line here.
+CHAT_COLUMNS: tuple[tuple[str, str], ...] = (("games", "chat_id"),)
+
+
+class ChatRepository:
+    def __init__(self, database: Database) -> None:
+        self._db = database
+
+    async def get(self, chat_id: int) -> ChatRow | None:
+        async with self._db.connection.execute(
+            "SELECT id, type, title, language, settings FROM chats WHERE id = ?", (chat_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        return _chat(row) if row is not None else None
+
+    async def update(
+        self,
+        chat_id: int,
+        *,
+        chat_type: str,
+        settings: dict[str, Any] | None = None,
+        language: str | None = None,
+    ) -> ChatRow:
+        """Set some settings keys (the others stay) and/or the language; makes the row if there is none."""
+        async with self._db.transaction() as connection:
+            current = await _read(connection, chat_id)
+            merged = dict(current.settings if current else {})
+            merged.update(settings or {})
+            await connection.execute(
+                "INSERT INTO chats (id, type, language, settings, updated_at) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (id) DO UPDATE SET settings = excluded.settings,"
+                " language = COALESCE(excluded.language, chats.language), updated_at = excluded.updated_at",
+                (chat_id, chat_type, language, json.dumps(merged, sort_keys=True), time.time()),
+            )
+            updated = await _read(connection, chat_id)
+        assert updated is not None
+        return updated
+
+    async def move(self, old: int, new: int) -> int:
+        """Everything of chat ``old`` now belongs to chat ``new`` (a group became a supergroup).
+
+        Games (and any other table in :data:`CHAT_COLUMNS`) take the new id; the chat's row, its
+        settings and language, go to the new id too, where what the new chat already has set wins.
+        Returns the number of games moved; a second call moves nothing.
+        """
+        if old == new:
+            return 0
+        moved = 0
+        async with self._db.transaction() as connection:
+            for table, column in CHAT_COLUMNS:
+                cursor = await connection.execute(f"UPDATE {table} SET {column} = ? WHERE {column} = ?", (new, old))
+                if table == "games":
+                    moved = cursor.rowcount
+            before = await _read(connection, old)
+            if before is not None:
+                after = await _read(connection, new)
+                settings = {**before.settings, **(after.settings if after else {})}
+                await connection.execute(
+                    "INSERT INTO chats (id, type, title, language, settings, updated_at) VALUES (?, ?, ?, ?, ?, ?)"
+                    " ON CONFLICT (id) DO UPDATE SET settings = excluded.settings,"
+                    " language = COALESCE(chats.language, excluded.language),"
+                    " title = COALESCE(chats.title, excluded.title), updated_at = excluded.updated_at",
+                    (
+                        new,
+                        "supergroup",
+                        before.title,
+                        before.language,
+                        json.dumps(settings, sort_keys=True),
+                        time.time(),
+                    ),
+                )
+                await connection.execute("DELETE FROM chats WHERE id = ?", (old,))
+        return moved
+
+
+async def _read(connection: aiosqlite.Connection, chat_id: int) -> ChatRow | None:
+    async with connection.execute(
+        "SELECT id, type, title, language, settings FROM chats WHERE id = ?", (chat_id,)
+    ) as cursor:
+        row = await cursor.fetchone()
+    return _chat(row) if row is not None else None
+
+
+def _chat(row: Any) -> ChatRow:
+    return ChatRow(row[0], row[1], row[2], row[3], json.loads(row[4]))
