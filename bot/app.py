@@ -27,7 +27,7 @@ from bot.idle import IdleSweeper
 from bot.locks import GameLocks
 from bot.middlewares import PeopleMiddleware
 from bot.outbox import Outbox
-from bot.pacing import Pacer
+from bot.pacing import Pacer, PacingMiddleware
 from bot.pictures import PictureMaker
 from bot.presenter import Presenter
 from bot.routers import all_routers
@@ -107,13 +107,14 @@ async def run(settings: Settings) -> None:
     response_models = keep_response_models()  # noqa: F841 - held for the life of the bot
     db = await Database.open(settings.database_url)
     session = OneWriteSession(api=TelegramAPIServer.from_base(settings.telegram_api_url))
+    pacer = Pacer(settings.group_messages_per_minute, settings.chat_messages_per_second, settings.messages_per_second)
+    session.middleware(PacingMiddleware(pacer))
     bot = Bot(
         settings.bot_token.get_secret_value(),
         session=session,
         default=DefaultBotProperties(parse_mode=ParseMode.HTML),
     )
-    pacer = Pacer(settings.group_messages_per_minute, settings.chat_messages_per_second, settings.messages_per_second)
-    outbox = Outbox(bot, pacer)
+    outbox = Outbox(bot)
     pictures = PictureMaker(settings.render_workers)
     pictures.start()
     locks = GameLocks()

@@ -24,8 +24,6 @@ from aiogram.exceptions import (
 )
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto, Message
 
-from bot.pacing import UNLIMITED, Pacer
-
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
@@ -38,9 +36,8 @@ class Unreachable(Exception):
 
 
 class Outbox:
-    def __init__(self, bot: Bot, pacer: Pacer = UNLIMITED) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
-        self.pacer = pacer
         # Called (old chat id, new chat id) when a send finds its group became a supergroup
         # (bot/chat_moves.py); run as a task, since the send may hold the game's lock.
         self.on_migrate: Callable[[int, int], Awaitable[object]] | None = None
@@ -79,8 +76,7 @@ class Outbox:
         return None
 
     async def _counted(self, what: str, chat_id: int, call: Callable[[], Awaitable[T]]) -> T | None:
-        """A message or edit into ``chat_id``, within Telegram's budgets; None if Telegram refused it."""
-        await self.pacer.before_send(chat_id)
+        """A message or edit into ``chat_id`` (paced by bot.pacing's middleware); None if Telegram refused it."""
         try:
             return await self._call(what, call)
         except TelegramBadRequest:
@@ -173,7 +169,6 @@ class Outbox:
         )
 
     async def _edited(self, what: str, chat_id: int, call: Callable[[], Awaitable[object]]) -> bool:
-        await self.pacer.before_send(chat_id)
         try:
             await self._call(what, call)
         except TelegramBadRequest:

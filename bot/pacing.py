@@ -23,6 +23,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from aiogram.client.session.middlewares.base import BaseRequestMiddleware, NextRequestMiddlewareType
+from aiogram.methods.base import TelegramType
+
+if TYPE_CHECKING:
+    from aiogram import Bot
+    from aiogram.methods import Response, TelegramMethod
 
 FORGET_AFTER = 10_000  # buckets kept before full ones are dropped
 
@@ -118,3 +126,28 @@ class Pacer:
 
 
 UNLIMITED = Pacer(0, 0, 0)
+
+
+# Methods that put a message into a chat or change one: they spend the chat's budget.
+COUNTED_PREFIXES = ("send", "edit", "copyMessage", "forwardMessage")
+NOT_COUNTED = frozenset({"sendChatAction"})
+
+
+class PacingMiddleware(BaseRequestMiddleware):
+    """Every message and edit the bot sends, by any path, waits for and spends the budgets.
+
+    A request middleware of aiogram's session, so that a reply sent straight from a handler
+    (``message.answer``) counts as much as one sent by the outbox.
+    """
+
+    def __init__(self, pacer: Pacer) -> None:
+        self.pacer = pacer
+
+    async def __call__(
+        self, make_request: NextRequestMiddlewareType[TelegramType], bot: Bot, method: TelegramMethod[TelegramType]
+    ) -> Response[TelegramType]:
+        name = method.__api_method__
+        chat_id = getattr(method, "chat_id", None)
+        if isinstance(chat_id, int) and name.startswith(COUNTED_PREFIXES) and name not in NOT_COUNTED:
+            await self.pacer.before_send(chat_id)
+        return await make_request(bot, method)

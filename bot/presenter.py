@@ -165,6 +165,10 @@ class Presenter:
             frozen = round_prefix + ("over" if match.is_over else "waiting")
             if current.turn_key == frozen or (current.turn_key.endswith(":waiting") and not match.is_over):
                 return None
+            if not match.is_over and _only_computers_besides(game, seat):
+                # The turn is back in a few computer moves, when this message is replaced anyway;
+                # the tap's answer has said the move is made. Freezing it would cost an edit a move.
+                return None
             caption = views.hand_caption(game, match, seat)
             await self.outbox.edit_caption(chat, current.message_id, caption, None)
             return HandMessage(current.message_id, frozen)
@@ -187,3 +191,7 @@ class Presenter:
         if current is not None:
             await self.outbox.delete(chat, current.message_id)
         return HandMessage(message_id, key)
+
+
+def _only_computers_besides(game: Game, seat: int) -> bool:
+    return all(info is None or info.computer_plays for index, info in enumerate(game.doc.seats) if index != seat)

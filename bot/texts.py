@@ -50,6 +50,11 @@ def escape(text: str) -> str:
     return html.escape(text, quote=False)
 
 
+def you_played(tile: object) -> str:
+    """The toast that answers the tap of a tile that was played."""
+    return f"✅ You played {tile_text(tile)}."
+
+
 def tile_text(tile: object) -> str:
     text = str(tile)
     return f"[{text.replace('-', '|')}]"

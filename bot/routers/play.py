@@ -49,7 +49,7 @@ async def tile_tap(query: CallbackQuery, callback_data: TileTap, service: GameSe
             markup = views.end_choice_markup(outcome.game, match, outcome.tile, list(outcome.choose_ends))  # type: ignore[arg-type]
             await service.presenter.outbox.edit_markup(query.message.chat.id, query.message.message_id, markup)
         return
-    await query.answer()
+    await query.answer(texts.you_played(tile))
     await service.after_tap(outcome)
 
 
