@@ -42,6 +42,7 @@ class Outbox:
         # (bot/chat_moves.py); run as a task, since the send may hold the game's lock.
         self.on_migrate: Callable[[int, int], Awaitable[object]] | None = None
         self._migrations: set[asyncio.Task[object]] = set()
+        self._deleting: set[asyncio.Future[None]] = set()
 
     def _migrated(self, chat_id: int, error: TelegramMigrateToChat) -> None:
         log.warning("chat %s became supergroup %s", chat_id, error.migrate_to_chat_id)
@@ -177,6 +178,13 @@ class Outbox:
             self._migrated(chat_id, error)
             return False
         return True
+
+    def delete_soon(self, chat_id: int, message_id: int) -> None:
+        """Delete a replaced message without waiting for it: nothing depends on when it goes, and
+        the caller usually holds the game's lock, which the next tap is waiting for."""
+        task = asyncio.ensure_future(self.delete(chat_id, message_id))
+        self._deleting.add(task)
+        task.add_done_callback(self._deleting.discard)
 
     async def delete(self, chat_id: int, message_id: int) -> None:
         # Already gone, or too old to delete: nothing to undo.

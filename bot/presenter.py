@@ -189,7 +189,7 @@ class Presenter:
         if message_id is None:
             return None
         if current is not None:
-            await self.outbox.delete(chat, current.message_id)
+            self.outbox.delete_soon(chat, current.message_id)
         return HandMessage(message_id, key)
 
 

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+import sqlite3
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import TypeVar
 
 import aiosqlite
 
 from storage.migrations import MIGRATIONS
+
+T = TypeVar("T")
 
 
 class StaleVersionError(RuntimeError):
@@ -89,6 +93,34 @@ class Database:
                 await self.connection.execute("ROLLBACK")
                 raise
             await self.connection.execute("COMMIT")
+
+    async def atomically(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """``work`` as one transaction, run whole in the database's thread: one trip from the event loop.
+
+        aiosqlite runs what it is given one at a time, in order, on its own thread, so nothing can
+        come between the statements of ``work``; the write lock keeps it out of a
+        :meth:`transaction` that another coroutine holds open across awaits. Under load every
+        await costs a turn of the busy event loop, and a move's writes are then the bottleneck.
+        """
+
+        def run(connection: sqlite3.Connection) -> T:
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                result = work(connection)
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+            connection.execute("COMMIT")
+            return result
+
+        async with self._write_lock:
+            # aiosqlite's own queue to its thread (``_execute``), the one its public methods use.
+            return await self.connection._execute(run, self.connection._conn)  # type: ignore[no-any-return,no-untyped-call]
+
+    async def fetch_one(self, sql: str, parameters: tuple[object, ...] = ()) -> sqlite3.Row | None:
+        """The first row of a query, in one trip to the database's thread."""
+        rows = await self.connection.execute_fetchall(sql, parameters)
+        return next(iter(rows), None)
 
     async def write(self, sql: str, parameters: tuple[object, ...] = ()) -> int:
         """One statement, committed by itself (never inside another coroutine's transaction); its rowcount."""

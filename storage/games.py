@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import json
+import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -88,8 +89,7 @@ class GameRepository:
         return GameRow(game_id, chat_id, kind, status, preset, creator_id, 0, data, now, now)
 
     async def get(self, game_id: int) -> GameRow | None:
-        async with self._db.connection.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cursor:
-            row = await cursor.fetchone()
+        row = await self._db.fetch_one("SELECT * FROM games WHERE id = ?", (game_id,))
         return GameRow.from_row(row) if row else None
 
     async def active_in_chat(self, chat_id: int) -> GameRow | None:
@@ -157,18 +157,20 @@ class GameRepository:
             if await self._db.write(*update) != 1:
                 raise StaleVersionError(f"game {game.id} changed since version {game.version}")
             return new
-        async with self._db.transaction() as connection:
-            cursor = await connection.execute(*update)
-            if cursor.rowcount != 1:
+        inserts = [
+            (game.id, m.round, m.seat, m.tile, m.side, int(m.by_computer), new.updated_at, game.id) for m in moves
+        ]
+
+        def write(connection: sqlite3.Connection) -> None:
+            if connection.execute(*update).rowcount != 1:
                 raise StaleVersionError(f"game {game.id} changed since version {game.version}")
-            await connection.executemany(
+            connection.executemany(
                 "INSERT INTO moves (game_id, seq, round, seat, tile, side, by_computer, at)"
                 " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ? FROM moves WHERE game_id = ?",
-                [
-                    (game.id, m.round, m.seat, m.tile, m.side, int(m.by_computer), new.updated_at, game.id)
-                    for m in moves
-                ],
+                inserts,
             )
+
+        await self._db.atomically(write)
         return new
 
     async def moves(self, game_id: int) -> list[MoveLog]:
