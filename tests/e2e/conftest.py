@@ -135,16 +135,28 @@ async def fake() -> AsyncIterator[FakeTelegram]:
         yield server
 
 
-@pytest_asyncio.fixture
-async def bot(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProcess]:
-    """The bot, started against ``fake`` with an empty database; stopped (or killed) afterwards."""
-    process = BotProcess(fake, tmp_path)
+@contextlib.asynccontextmanager
+async def running_bot(fake: FakeTelegram, workdir: Path, **environment: str | None) -> AsyncIterator[BotProcess]:
+    """The bot, started against ``fake`` with an empty database in ``workdir``; stopped (or killed)
+    afterwards. ``environment`` sets settings (``None`` drops one, leaving the bot's default)."""
+    process = BotProcess(fake, workdir)
+    for name, value in environment.items():
+        if value is None:
+            process.environment.pop(name, None)
+        else:
+            process.environment[name] = value
     await process.start()
     try:
         yield process
     finally:
         await process.stop()
         process.reap_orphans()
+
+
+@pytest_asyncio.fixture
+async def bot(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProcess]:
+    async with running_bot(fake, tmp_path) as process:
+        yield process
 
 
 # One fake and one bot for a whole module of independent games (each test has its own people
@@ -157,10 +169,5 @@ async def shared_fake() -> AsyncIterator[FakeTelegram]:
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def shared_bot(shared_fake: FakeTelegram, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotProcess]:
-    process = BotProcess(shared_fake, tmp_path_factory.mktemp("bot"))
-    await process.start()
-    try:
+    async with running_bot(shared_fake, tmp_path_factory.mktemp("bot")) as process:
         yield process
-    finally:
-        await process.stop()
-        process.reap_orphans()

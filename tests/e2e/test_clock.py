@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
-from tests.e2e.conftest import BotProcess, Checkpoint
+from tests.e2e.conftest import BotProcess, Checkpoint, running_bot
 from tests.e2e.fake_telegram import Chat, FakeTelegram, Message, User
 from tests.e2e.players import (
     TURN_TIMEOUT,
@@ -46,15 +46,8 @@ async def clock_fake() -> AsyncIterator[FakeTelegram]:
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def clock_bot(clock_fake: FakeTelegram, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotProcess]:
-    process = BotProcess(clock_fake, tmp_path_factory.mktemp("clock"))
-    process.environment["TURN_CLOCK_SCALE"] = SCALE
-    process.environment["CHAT_MESSAGES_PER_SECOND"] = "0"
-    await process.start()
-    try:
+    async with running_bot(clock_fake, tmp_path_factory.mktemp("clock"), TURN_CLOCK_SCALE=SCALE) as process:
         yield process
-    finally:
-        await process.stop()
-        process.reap_orphans()
 
 
 # --------------------------------------------------------------------------- helpers

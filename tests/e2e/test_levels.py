@@ -28,6 +28,7 @@ from tests.e2e.players import (
     lobby_text,
     open_lobby,
     open_private_game,
+    result_messages,
     set_seats,
     settle,
     shown_level,
@@ -148,8 +149,10 @@ async def test_private_game_level_chosen_then_changed_mid_game(
     assert computer_levels(final) == ["medium", "medium"]
     check_stored_game(final, table)
     audit_hidden_tiles(fake, ann, final, viewer=ann)
-    last = hand_message(fake, ann)
-    assert last is not None and level_buttons(live(fake, last)) == {}, "a finished game still offers levels"
+    # The game message is the newest picture (a hand emptied by the last play has no tile buttons).
+    results = {m.message_id for m in result_messages(fake, ann)}
+    last = next(m for m in reversed(fake.messages(ann, from_bot=True)) if m.photo and m.message_id not in results)
+    assert level_buttons(live(fake, last)) == {}, "a finished game still offers levels"
 
 
 async def test_forged_level_taps_are_refused(shared_fake: FakeTelegram, shared_bot: BotProcess) -> None:

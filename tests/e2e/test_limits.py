@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from tests.e2e.conftest import BotProcess, Checkpoint
+from tests.e2e.conftest import BotProcess, Checkpoint, running_bot
 from tests.e2e.fake_telegram import FakeTelegram, Limits
 from tests.e2e.players import (
     Table,
@@ -40,15 +40,11 @@ async def limited_fake() -> AsyncIterator[FakeTelegram]:
 
 @pytest_asyncio.fixture
 async def budgeted_bot(limited_fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProcess]:
-    process = BotProcess(limited_fake, tmp_path)
-    for name in ("GROUP_MESSAGES_PER_MINUTE", "CHAT_MESSAGES_PER_SECOND", "MESSAGES_PER_SECOND", "COMPUTER_DELAY"):
-        process.environment.pop(name, None)  # the defaults a deployment runs with
-    await process.start()
-    try:
+    defaults = dict.fromkeys(
+        ("GROUP_MESSAGES_PER_MINUTE", "CHAT_MESSAGES_PER_SECOND", "MESSAGES_PER_SECOND", "COMPUTER_DELAY")
+    )
+    async with running_bot(limited_fake, tmp_path, **defaults) as process:  # as a deployment runs
         yield process
-    finally:
-        await process.stop()
-        process.reap_orphans()
 
 
 async def test_a_game_with_three_computers_earns_no_429(

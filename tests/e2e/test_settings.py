@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from bot import texts
-from tests.e2e.conftest import BotProcess, Checkpoint
+from tests.e2e.conftest import BotProcess, Checkpoint, running_bot
 from tests.e2e.fake_telegram import CallbackQuery, Chat, FakeTelegram, Message, User
 from tests.e2e.players import (
     TURN_TIMEOUT,
@@ -249,15 +249,8 @@ async def test_a_group_upgraded_mid_game_plays_on_in_the_supergroup(
 @contextlib.asynccontextmanager
 async def idle_bot(tmp_path: Path) -> AsyncIterator[tuple[FakeTelegram, BotProcess]]:
     """A fake and a bot of their own that close games after a few seconds without a change."""
-    async with FakeTelegram() as fake:
-        process = BotProcess(fake, tmp_path)
-        process.environment.update(IDLE_ENV)
-        await process.start()
-        try:
-            yield fake, process
-        finally:
-            await process.stop()
-            process.reap_orphans()
+    async with FakeTelegram() as fake, running_bot(fake, tmp_path, **IDLE_ENV) as process:
+        yield fake, process
 
 
 async def test_idle_games_are_closed_and_their_buttons_say_so(tmp_path: Path) -> None:
