@@ -49,7 +49,8 @@ class Presenter:
         people = [
             (seat, info.user_id)
             for seat, info in enumerate(game.doc.seats)
-            if info and info.user_id is not None and info.away != absence.BLOCKED  # nothing reaches them
+            # Nothing reaches a person who blocked the bot; a kicked one no longer sees the seat's hand.
+            if info and info.user_id is not None and info.away not in (absence.BLOCKED, absence.KICKED)
         ]
         lost: list[int] = []
         shown = await asyncio.gather(

@@ -240,6 +240,8 @@ class GameService:
         active = await self.db.games.active_in_chat(chat_id)
         if active is not None:
             async with self.locked(active.id) as old:
+                if old.row.kind == "room" and old.row.status is GameStatus.PLAYING:
+                    raise TableError("room_running")
                 if old.row.status in (GameStatus.LOBBY, GameStatus.PLAYING):
                     await self.db.games.save(old.row, status=GameStatus.CANCELLED)
         seats = [Seat(short_name(person.name), person.user_id)] + [
@@ -323,13 +325,19 @@ class GameService:
         await self._after_change(outcome.game)
 
     async def _after_change(self, game: Game) -> Game:
-        async with self.locks(game.id):
-            row = await self.db.games.get(game.id)
-            if row is None:
-                return game
-            game = await self.presenter.sync(load_game(row))
-        self.clock.follow(game)
-        self._drive_computers(game)
+        try:
+            async with self.locks(game.id):
+                row = await self.db.games.get(game.id)
+                if row is None:
+                    return game
+                game = load_game(row)
+                if row.status in (GameStatus.CANCELLED, GameStatus.CLOSED):
+                    return game  # ended meanwhile (/kill, idle): its messages were frozen then
+                game = await self.presenter.sync(game)
+        finally:
+            # Even when showing failed: the committed turn keeps its clock and its computer player.
+            self.clock.follow(game)
+            self._drive_computers(game)
         return game
 
     def _drive_computers(self, game: Game) -> None:
@@ -381,7 +389,7 @@ class GameService:
     async def show_hand(self, game_id: int, user_id: int) -> None:
         async with self.locked(game_id) as game:
             seat = game.doc.seat_of(user_id)
-            if seat is None:
+            if seat is None or game.doc.seats[seat].away == absence.KICKED:  # type: ignore[union-attr]
                 raise TableError("not_your_game")
             if game.row.status is not GameStatus.PLAYING or game.match is None:
                 raise TableError("no_game")

@@ -99,7 +99,7 @@ async def lobby_tap(
             # Deal and commit first, so that a refusal (not the creator, lobby closed) is answered
             # with its alert; the pictures are drawn and sent after the answer.
             game = await service.start(callback_data.game, person, show=False)
-            await query.answer()
+            await service.presenter.outbox.answer(query.id)  # never raises: the deal is committed
             game = await service.show(game)
             await refresh_lobby(service, game)
             return

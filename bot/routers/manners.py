@@ -77,7 +77,7 @@ async def take_back_tap(query: CallbackQuery, callback_data: AwayTap, service: G
     except TableError as error:
         await query.answer(texts.alert(error.key), show_alert=True)
         return
-    await query.answer(texts.alert("welcome_back"))
+    await service.presenter.outbox.answer(query.id, texts.alert("welcome_back"))  # never raises
     message = query.message
     if isinstance(message, Message) and message.text is not None:  # the take-back message, not a hand
         await service.presenter.outbox.edit_text(message.chat.id, message.message_id, texts.BACK_PRIVATE)

@@ -49,7 +49,9 @@ async def tile_tap(query: CallbackQuery, callback_data: TileTap, service: GameSe
             markup = views.end_choice_markup(outcome.game, match, outcome.tile, list(outcome.choose_ends))  # type: ignore[arg-type]
             await service.presenter.outbox.edit_markup(query.message.chat.id, query.message.message_id, markup)
         return
-    await query.answer(texts.you_played(tile))
+    # Through the outbox, which never raises: a tap that waited too long cannot be answered, and
+    # the committed move must still be shown and the computers and the clock set going.
+    await service.presenter.outbox.answer(query.id, texts.you_played(tile))
     await service.after_tap(outcome)
 
 

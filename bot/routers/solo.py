@@ -78,7 +78,10 @@ async def _deal(
         return
     try:
         game = await service.open_solo(chat_id, person, preset, opponents, level)
-    except (TableError, ValueError):
+    except TableError as error:  # e.g. the friend joined the room meanwhile (checked again under its lock)
+        await outbox.send_text(chat_id, texts.alert(error.key))
+        return
+    except ValueError:
         await outbox.send_text(chat_id, texts.alert("broken"))
         return
     await rematch_flow.cancel_pending(service, chat_id, game.id)  # a new game: the rematch is off
