@@ -189,7 +189,10 @@ class Outbox:
     async def delete(self, chat_id: int, message_id: int) -> None:
         # Already gone, or too old to delete: nothing to undo.
         with contextlib.suppress(TelegramBadRequest, TelegramMigrateToChat, Unreachable):
-            await self._call("deleteMessage", lambda: self.bot.delete_message(chat_id, message_id))
+            try:
+                await self._call("deleteMessage", lambda: self.bot.delete_message(chat_id, message_id))
+            except TelegramAPIError as error:  # often run as a task nobody awaits: logged here
+                log.info("deleteMessage %s/%s: %s", chat_id, message_id, error)
 
     async def answer(self, callback_id: str, text: str = "", *, alert: bool = False, url: str | None = None) -> None:
         """Answer a button tap; a late or failed answer only costs the spinner on the user's screen."""

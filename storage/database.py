@@ -89,10 +89,10 @@ class Database:
             await self.connection.execute("BEGIN IMMEDIATE")
             try:
                 yield self.connection
+                await self.connection.execute("COMMIT")  # a failed COMMIT rolls back too
             except BaseException:
                 await self.connection.execute("ROLLBACK")
                 raise
-            await self.connection.execute("COMMIT")
 
     async def atomically(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """``work`` as one transaction, run whole in the database's thread: one trip from the event loop.
@@ -107,10 +107,10 @@ class Database:
             connection.execute("BEGIN IMMEDIATE")
             try:
                 result = work(connection)
+                connection.execute("COMMIT")  # a failed COMMIT rolls back too
             except BaseException:
                 connection.execute("ROLLBACK")
                 raise
-            connection.execute("COMMIT")
             return result
 
         async with self._write_lock:
