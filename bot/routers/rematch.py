@@ -20,7 +20,8 @@ async def rematch_tap(query: CallbackQuery, callback_data: RematchTap, service: 
     except TableError as error:
         await query.answer(texts.alert(error.key), show_alert=True)
         return
-    await query.answer(texts.alert(outcome.key), show_alert=outcome.alert)
+    # Through the outbox, which never raises: the confirmation is committed and must be shown.
+    await service.presenter.outbox.answer(query.id, texts.alert(outcome.key), alert=outcome.alert)
     if outcome.changed is not None:
         await rematch_flow.show(service, outcome.changed)
     if outcome.new is not None:
