@@ -47,4 +47,8 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, seq)
     );
     """,
+    # 2: the language a user chose with /language (``language`` is Telegram's language_code)
+    """
+    ALTER TABLE users ADD COLUMN chosen_language TEXT;
+    """,
 )

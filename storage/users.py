@@ -16,8 +16,9 @@ class UserRow:
     id: int
     name: str
     username: str | None
-    language: str | None
+    language: str | None  # Telegram's language_code, as last seen
     private_ok: bool
+    chosen_language: str | None = None  # what the user chose with /language
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,7 @@ class UserRepository:
             await connection.execute(
                 "INSERT INTO users (id, name, username, language, updated_at) VALUES (?, ?, ?, ?, ?)"
                 " ON CONFLICT (id) DO UPDATE SET name = excluded.name, username = excluded.username,"
-                " language = COALESCE(users.language, excluded.language), updated_at = excluded.updated_at",
+                " language = COALESCE(excluded.language, users.language), updated_at = excluded.updated_at",
                 (user_id, name, username, language, time.time()),
             )
 
@@ -70,12 +71,22 @@ class UserRepository:
 
     async def get(self, user_id: int) -> UserRow | None:
         async with self._db.connection.execute(
-            "SELECT id, name, username, language, private_ok FROM users WHERE id = ?", (user_id,)
+            "SELECT id, name, username, language, private_ok, chosen_language FROM users WHERE id = ?", (user_id,)
         ) as cursor:
             row = await cursor.fetchone()
         if row is None:
             return None
-        return UserRow(row[0], row[1], row[2], row[3], bool(row[4]))
+        return UserRow(row[0], row[1], row[2], row[3], bool(row[4]), row[5])
+
+    async def choose_language(self, user_id: int, name: str, language: str) -> None:
+        """Remember the language the user chose (/language); it wins over Telegram's language_code."""
+        async with self._db.transaction() as connection:
+            await connection.execute(
+                "INSERT INTO users (id, name, chosen_language, updated_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (id) DO UPDATE SET chosen_language = excluded.chosen_language,"
+                " updated_at = excluded.updated_at",
+                (user_id, name, language, time.time()),
+            )
 
     async def chat_seen(self, chat_id: int, chat_type: str, title: str | None) -> None:
         async with self._db.transaction() as connection:

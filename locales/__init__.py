@@ -1,0 +1,42 @@
+"""The gettext catalogues: ``<language>/LC_MESSAGES/messages.po``, compiled to ``.mo`` at install time.
+
+The ``.mo`` files are built, never committed: ``pip install`` compiles them (``setup.py``), and so
+does the Docker image's build. ``python -m locales`` extracts ``messages.pot`` from the code and
+brings every catalogue up to date with it (see :mod:`locales.__main__`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+DIRECTORY = Path(__file__).resolve().parent
+DOMAIN = "messages"
+LANGUAGES: tuple[str, ...] = ("en", "ru", "uk")
+SOURCE_LANGUAGE = "en"
+
+
+def catalogue(language: str) -> Path:
+    return DIRECTORY / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def compile_all(directory: Path = DIRECTORY) -> list[Path]:
+    """Compile every ``.po`` under ``directory`` into the ``.mo`` beside it; the ``.mo`` files written.
+
+    Raises ``ValueError`` naming the catalogue and the message when a translation is broken
+    (Babel's checks: placeholders of %-format strings, plural forms).
+    """
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    written = []
+    for po_path in sorted(directory.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
+        with po_path.open("rb") as source:
+            catalog = read_po(source, locale=po_path.parent.parent.name)
+        problems = [f"{message.id!r}: {error}" for message, errors in catalog.check() for error in errors]
+        if problems:
+            raise ValueError(f"{po_path}: " + "; ".join(problems))
+        mo_path = po_path.with_suffix(".mo")
+        with mo_path.open("wb") as target:
+            write_mo(target, catalog, use_fuzzy=False)
+        written.append(mo_path)
+    return written
