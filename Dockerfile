@@ -11,11 +11,13 @@ RUN apt-get update \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
-COPY pyproject.toml README.md ./
+COPY pyproject.toml setup.py README.md ./
 COPY engine engine
 COPY renderer renderer
 COPY storage storage
 COPY bot bot
+# The catalogues: `pip install .` compiles their .mo files (setup.py), so the image speaks every language.
+COPY locales locales
 RUN pip install . \
     && useradd --create-home --uid 10001 dominoes \
     && mkdir -p /data \

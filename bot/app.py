@@ -17,13 +17,15 @@ from aiogram.methods.base import Response
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from pydantic import ValidationError
 
-from bot import manners
+from bot import manners, texts
 from bot.boards import BoardPainter
 from bot.chat_moves import on_migrate
 from bot.clock import TurnClock
 from bot.config import Settings
 from bot.health import beat
+from bot.i18n import LANGUAGES, _, speaking
 from bot.idle import IdleSweeper
+from bot.languages import LanguageMiddleware, Languages
 from bot.locks import GameLocks
 from bot.middlewares import PeopleMiddleware
 from bot.outbox import Outbox
@@ -36,23 +38,6 @@ from bot.session import OneWriteSession
 from storage import Database
 
 log = logging.getLogger("bot")
-
-GROUP_COMMANDS = [
-    BotCommand(command="new", description="Open a new game here"),
-    BotCommand(command="join", description="Join the open game"),
-    BotCommand(command="rules", description="The rule sets"),
-    BotCommand(command="settings", description="This chat's settings (administrators)"),
-    BotCommand(command="leave", description="Leave the table (a computer plays your seat)"),
-    BotCommand(command="kick", description="Reply to a player: a computer takes their seat"),
-    BotCommand(command="kill", description="End the game (its creator or an administrator)"),
-    BotCommand(command="help", description="How to play"),
-]
-PRIVATE_COMMANDS = [
-    BotCommand(command="start", description="Play against the computer or a friend"),
-    BotCommand(command="rules", description="The rule sets"),
-    BotCommand(command="help", description="How to play"),
-]
-
 
 # The Bot API methods called on every move.
 HOT_METHODS = (
@@ -77,6 +62,19 @@ def keep_response_models() -> list[object]:
     return [Response[method.__returning__] for method in HOT_METHODS]  # type: ignore[name-defined]
 
 
+async def set_command_menus(bot: Bot) -> None:
+    """The command menu of group chats and of private chats, in each language (English for everyone else)."""
+    scopes = (
+        (texts.GROUP_COMMANDS, BotCommandScopeAllGroupChats()),
+        (texts.PRIVATE_COMMANDS, BotCommandScopeAllPrivateChats()),
+    )
+    for language in LANGUAGES:
+        with speaking(language):
+            for commands, scope in scopes:
+                menu = [BotCommand(command=command, description=_(description)) for command, description in commands]
+                await bot.set_my_commands(menu, scope=scope, language_code=None if language == "en" else language)
+
+
 def load_settings() -> Settings:
     """The settings, or one clear line and exit status 2 (never a traceback)."""
     try:
@@ -90,15 +88,18 @@ def load_settings() -> Settings:
 def _problem(location: tuple[int | str, ...], kind: str, message: str) -> str:
     name = ".".join(str(part) for part in location).upper() or "settings"
     if kind == "missing":
-        return f"{name}: missing (set it in the environment or .env)"
+        return f"{name}: missing (set it in the environment or .env)"  # i18n: not shown
     return f"{name}: {message.removeprefix('Value error, ')}"
 
 
 def build_dispatcher(db: Database, service: GameService) -> Dispatcher:
-    dispatcher = Dispatcher(db=db, service=service)
+    languages = service.presenter.languages
+    dispatcher = Dispatcher(db=db, service=service, languages=languages)
     people = PeopleMiddleware(db)
-    dispatcher.message.outer_middleware(people)
-    dispatcher.callback_query.outer_middleware(people)
+    speaking_to_reader = LanguageMiddleware(languages)
+    for observer in (dispatcher.message, dispatcher.callback_query):
+        observer.outer_middleware(people)
+        observer.outer_middleware(speaking_to_reader)
     dispatcher.include_routers(*all_routers())
     return dispatcher
 
@@ -118,10 +119,11 @@ async def run(settings: Settings) -> None:
     pictures = PictureMaker(settings.render_workers)
     pictures.start()
     locks = GameLocks()
-    boards = BoardPainter(db, outbox, pictures, locks, pacer)
+    languages = Languages(db)
+    boards = BoardPainter(db, outbox, pictures, locks, pacer, languages)
     service = GameService(
         db,
-        Presenter(db, outbox, pictures, boards),
+        Presenter(db, outbox, pictures, boards, languages),
         locks,
         group_delay=settings.computer_delay,
         private_delay=settings.private_computer_delay,
@@ -141,8 +143,7 @@ async def run(settings: Settings) -> None:
             print(f"dominoes-bot: cannot reach {settings.telegram_api_url}: {error.message}", file=sys.stderr)
             raise SystemExit(1) from None
         log.info("running as @%s", me.username)
-        await bot.set_my_commands(GROUP_COMMANDS, scope=BotCommandScopeAllGroupChats())
-        await bot.set_my_commands(PRIVATE_COMMANDS, scope=BotCommandScopeAllPrivateChats())
+        await set_command_menus(bot)
         await sweeper.sweep()  # before resuming: an idle game is closed, not woken
         resumed = await service.resume()
         log.info("resumed %d running games", resumed)

@@ -17,6 +17,7 @@ from dataclasses import replace
 from aiogram.types import InlineKeyboardMarkup
 
 from bot import views
+from bot.languages import Languages
 from bot.locks import GameLocks
 from bot.outbox import Outbox
 from bot.pacing import Pacer
@@ -29,8 +30,17 @@ log = logging.getLogger(__name__)
 
 
 class BoardPainter:
-    def __init__(self, db: Database, outbox: Outbox, pictures: PictureMaker, locks: GameLocks, pacer: Pacer) -> None:
+    def __init__(
+        self,
+        db: Database,
+        outbox: Outbox,
+        pictures: PictureMaker,
+        locks: GameLocks,
+        pacer: Pacer,
+        languages: Languages | None = None,
+    ) -> None:
         self.db = db
+        self.languages = languages or Languages(db)
         self.outbox = outbox
         self.pictures = pictures
         self.locks = locks
@@ -79,8 +89,9 @@ class BoardPainter:
         match = game.match
         assert match is not None
         picture = await self.pictures.table(match, game.doc.names())
-        caption = views.board_caption(game, match)
-        markup = None if match.is_over else views.board_markup(game)
+        async with self.languages.speaking_to(game.row.chat_id):
+            caption = views.board_caption(game, match)
+            markup = None if match.is_over else views.board_markup(game)
         # Sent under the game's lock, where results are posted: a board of a round whose result
         # is already out is not sent after it (the newer round's board is waiting instead).
         async with self.locks(game.id):

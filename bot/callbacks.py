@@ -91,3 +91,17 @@ class AwayTap(CallbackData, prefix="aw"):
     """ "Take my seat back" (bot/manners.py): the person plays their away seat again."""
 
     game: int
+
+
+class LanguageTap(CallbackData, prefix="lg"):
+    """A button of /language: the language the person wants the bot to speak with them."""
+
+    language: str
+
+
+class TopTap(CallbackData, prefix="tp"):
+    """A button under /top: the same chat's leaderboard ordered by rating ("r") or by wins ("w").
+
+    The chat is the message's own, never the button's, so no button can show another chat's."""
+
+    board: str

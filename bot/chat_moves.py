@@ -29,11 +29,13 @@ async def move_chat(service: GameService, old: int, new: int) -> bool:
     active = await db.games.active_in_chat(old)
     if active is None:
         moved = await db.chats.move(old, new)
+        service.presenter.languages.forget_chat(new)
         if moved:
             log.info("chat %s became %s: %d games moved", old, new, moved)
         return False
     async with service.locks(active.id):
         moved = await db.chats.move(old, new)
+        service.presenter.languages.forget_chat(new)
         row = await db.games.get(active.id)
         if not moved or row is None or row.chat_id != new:
             return False  # another notice moved it first
@@ -46,7 +48,9 @@ async def move_chat(service: GameService, old: int, new: int) -> bool:
         return True
     service.presenter.boards.forget(game.id)
     if game.row.status is GameStatus.LOBBY:
-        sent = await service.presenter.outbox.send_text(new, views.lobby_text(game), views.lobby_markup(game))
+        async with service.presenter.languages.speaking_to(new):
+            text, markup = views.lobby_text(game), views.lobby_markup(game)
+        sent = await service.presenter.outbox.send_text(new, text, markup)
         if sent is not None:
             await service.set_lobby_message(game, sent)
     elif game.row.status is GameStatus.PLAYING:

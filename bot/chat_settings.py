@@ -11,7 +11,6 @@ the lobby its turn clock (``turn_seconds``; 0 means no clock).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from bot import texts
 from bot.tables import DEFAULT_LEVEL
@@ -27,6 +26,8 @@ DEFAULT_LANGUAGE = "en"
 
 # The settings a tap can change: the name in callback data -> the key in ``chats.settings``.
 KEYS = ("preset", "seats", "level", "clock", "lang")
+# The settings kept in ``chats.settings``: the name in callback data -> the key there (= the field of ChatDefaults).
+STORED_FIELDS = {"preset": "preset", "seats": "seats", "level": "level", "clock": "turn_seconds"}
 
 
 @dataclass(frozen=True)
@@ -92,11 +93,10 @@ async def change(db: Database, chat_id: int, chat_type: str, key: str, value: st
     after = parse(before, key, value)
     if after == before:
         return before, False
-    stored: dict[str, Any] = {
-        "preset": after.preset,
-        "seats": after.seats,
-        "level": after.level,
-        "turn_seconds": after.turn_seconds,
-    }
-    row = await db.chats.update(chat_id, chat_type=chat_type, settings=stored, language=after.language)
+    # Only the tapped setting is written: two admins tapping at once each keep their change.
+    if key == "lang":
+        row = await db.chats.update(chat_id, chat_type=chat_type, language=after.language)
+    else:
+        field = STORED_FIELDS[key]
+        row = await db.chats.update(chat_id, chat_type=chat_type, settings={field: getattr(after, field)})
     return ChatDefaults.from_row(row), True

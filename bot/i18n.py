@@ -12,6 +12,8 @@ True
 
 from __future__ import annotations
 
+import gettext
+import io
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -22,7 +24,28 @@ import locales
 LANGUAGES = locales.LANGUAGES
 DEFAULT_LANGUAGE = locales.SOURCE_LANGUAGE
 
-I18N = I18n(path=locales.DIRECTORY, default_locale=DEFAULT_LANGUAGE, domain=locales.DOMAIN)
+
+class Catalogues(I18n):
+    """aiogram's I18n, reading the ``.mo`` files that installation compiled.
+
+    Where one is missing or older than its ``.po`` (a source checkout whose catalogues were
+    edited since), the ``.po`` is compiled in memory instead of refusing to start.
+    """
+
+    def find_locales(self) -> dict[str, gettext.GNUTranslations]:
+        translations: dict[str, gettext.GNUTranslations] = {}
+        for language in LANGUAGES:
+            po_path = self.path / language / "LC_MESSAGES" / f"{self.domain}.po"
+            mo_path = po_path.with_suffix(".mo")
+            if mo_path.exists() and (not po_path.exists() or mo_path.stat().st_mtime >= po_path.stat().st_mtime):
+                with mo_path.open("rb") as compiled:
+                    translations[language] = gettext.GNUTranslations(compiled)
+            elif po_path.exists():
+                translations[language] = gettext.GNUTranslations(io.BytesIO(locales.compile_in_memory(po_path)))
+        return translations
+
+
+I18N = Catalogues(path=locales.DIRECTORY, default_locale=DEFAULT_LANGUAGE, domain=locales.DOMAIN)
 
 
 def _(message: str) -> str:
@@ -35,7 +58,7 @@ def ngettext(singular: str, plural: str, count: int) -> str:
     return I18N.gettext(singular, plural, count)
 
 
-def N_(message: str) -> str:  # noqa: N802 - the name gettext's extractors look for
+def N_(message: str) -> str:  # the name gettext's extractors look for
     """Marks ``message`` for the catalogue without translating it (it is translated where it is read)."""
     return message
 

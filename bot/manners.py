@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 
-from bot import absence, texts, views
+from bot import absence, scores, texts, views
 from bot.clock import CLOCKED_KINDS, clock_seconds, next_clock, person_to_move
 from bot.lobbies import refresh_lobby
 from bot.outbox import Unreachable
@@ -84,9 +86,11 @@ async def time_ran_out(service: GameService, game_id: int, turn: int) -> Game | 
     assert person is not None and person.user_id is not None
     game = await service.show(game)
     if game.match is not None and not game.match.is_over:
-        await _tell_person(service, game, person.user_id, texts.timeout_private(went_away), take_back=went_away)
+        await _tell_person(service, game, person.user_id, lambda: texts.timeout_private(went_away), take_back=went_away)
         if went_away:
-            await _tell_table(service, game, texts.away_notice(person.name, absence.TIMEOUT), but=person.user_id)
+            await _tell_table(
+                service, game, lambda: texts.away_notice(person.name, absence.TIMEOUT), but=person.user_id
+            )
     return game
 
 
@@ -113,7 +117,7 @@ async def seats_unreachable(service: GameService, game: Game, seats: list[int]) 
         return game
     game = await service.presenter.save_doc(game, service.clock.stamp(doc, game.row.kind, match))
     for name in told:
-        await _tell_table(service, game, texts.away_notice(name, absence.BLOCKED))
+        await _tell_table(service, game, partial(texts.away_notice, name, absence.BLOCKED))
     return game
 
 
@@ -136,8 +140,10 @@ async def leave(service: GameService, chat_id: int, person: Person) -> Game:
             raise TableError("already_away")
         game = await _put_away(service, game, seat, absence.LEFT)
     game = await service.show(game)
-    await _tell_table(service, game, texts.away_notice(person_name(game, seat), absence.LEFT), but=person.user_id)
-    await _tell_person(service, game, person.user_id, texts.LEFT_PRIVATE, take_back=True)
+    await _tell_table(
+        service, game, lambda: texts.away_notice(person_name(game, seat), absence.LEFT), but=person.user_id
+    )
+    await _tell_person(service, game, person.user_id, texts.left_private, take_back=True)
     return game
 
 
@@ -159,8 +165,8 @@ async def kick(service: GameService, game_id: int, by: Person, target: int) -> G
         await refresh_lobby(service, game)
         return game
     game = await service.show(game)
-    await _tell_table(service, game, texts.away_notice(person_name(game, seat), absence.KICKED, by=by.name))
-    await _tell_person(service, game, target, texts.kicked_private(by.name), take_back=False)
+    await _tell_table(service, game, lambda: texts.away_notice(person_name(game, seat), absence.KICKED, by=by.name))
+    await _tell_person(service, game, target, lambda: texts.kicked_private(by.name), take_back=False)
     return game
 
 
@@ -172,17 +178,20 @@ async def kill(service: GameService, game_id: int, by: Person) -> Game:
             raise TableError("no_game_here")
         doc = service.clock.cleared(replace(game.doc, killed=True))
         game = await service.presenter.save_doc(game, doc, status=GameStatus.CANCELLED)
+        await scores.record_quietly(service.db, game)  # abandoned: kept, no rating changes
     service.clock.follow(game)
     outbox = service.presenter.outbox
     chat_id = game.row.chat_id
     if game.match is None:  # a lobby
         if game.doc.lobby_message is not None:
-            await outbox.edit_text(chat_id, game.doc.lobby_message, texts.lobby_killed(by.name))
+            async with service.presenter.languages.speaking_to(chat_id):
+                text = texts.lobby_killed(by.name)
+            await outbox.edit_text(chat_id, game.doc.lobby_message, text)
         return game
     if game.row.kind == "group":
         service.presenter.boards.request(game)  # the board once more: "ended", no buttons
     await _freeze_hands(service, game)
-    await _tell_table(service, game, texts.killed_notice(by.name))
+    await _tell_table(service, game, lambda: texts.killed_notice(by.name))
     return game
 
 
@@ -212,7 +221,7 @@ async def after_take_back(service: GameService, game: Game, user_id: int) -> Gam
     seat = game.doc.seat_of(user_id)
     game = await service.show(game)
     if seat is not None:
-        await _tell_table(service, game, texts.back_notice(person_name(game, seat)), but=user_id)
+        await _tell_table(service, game, lambda: texts.back_notice(person_name(game, seat)), but=user_id)
     return game
 
 
@@ -249,22 +258,30 @@ async def _freeze_hands(service: GameService, game: Game) -> None:
         info = game.doc.seats[seat]
         if info is None or info.user_id is None or info.away == absence.BLOCKED:
             continue
+        async with service.presenter.languages.speaking_to(info.user_id):
+            caption = views.hand_caption(game, match, seat)
         try:
-            await outbox.edit_caption(info.user_id, hand.message_id, views.hand_caption(game, match, seat), None)
+            await outbox.edit_caption(info.user_id, hand.message_id, caption, None)
         except Unreachable:
             log.info("game %s: seat %s cannot be reached privately", game.id, seat)
 
 
-async def _tell_person(service: GameService, game: Game, user_id: int, text: str, *, take_back: bool) -> None:
-    markup = views.take_back_markup(game.id) if take_back else None
+async def _tell_person(
+    service: GameService, game: Game, user_id: int, words: Callable[[], str], *, take_back: bool
+) -> None:
+    """Sends ``words()``, built in the person's language."""
+    async with service.presenter.languages.speaking_to(user_id):
+        text = words()
+        markup = views.take_back_markup(game.id) if take_back else None
     try:
         await service.presenter.outbox.send_text(user_id, text, markup)
     except Unreachable:
         log.info("game %s: %s cannot be reached privately", game.id, user_id)
 
 
-async def _tell_table(service: GameService, game: Game, text: str, *, but: int | None = None) -> None:
-    """A group game's group; in a friend room (no group) the private chats of the people present."""
+async def _tell_table(service: GameService, game: Game, words: Callable[[], str], *, but: int | None = None) -> None:
+    """Sends ``words()`` to a group game's group; in a friend room (no group), to the private chats of
+    the people present; each built in its chat's language."""
     outbox = service.presenter.outbox
     if game.row.kind == "group":
         chats = [game.row.chat_id]
@@ -277,6 +294,8 @@ async def _tell_table(service: GameService, game: Game, text: str, *, but: int |
     else:
         return
     for chat_id in chats:
+        async with service.presenter.languages.speaking_to(chat_id):
+            text = words()
         try:
             await outbox.send_text(chat_id, text)
         except Unreachable:

@@ -14,7 +14,7 @@ from storage import Database
 
 
 def full_name(user: User) -> str:
-    return " ".join(part for part in (user.first_name, user.last_name) if part) or (user.username or "Player")
+    return " ".join(part for part in (user.first_name, user.last_name) if part) or (user.username or str(user.id))
 
 
 class PeopleMiddleware(BaseMiddleware):

@@ -13,8 +13,9 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
-from bot import absence, rematch, views
+from bot import absence, rematch, scores, views
 from bot.boards import BoardPainter
+from bot.languages import Languages
 from bot.outbox import Outbox, Unreachable
 from bot.pictures import PictureMaker
 from bot.tables import Game, HandMessage, TableDoc, remember, turn_key
@@ -25,8 +26,16 @@ log = logging.getLogger(__name__)
 
 
 class Presenter:
-    def __init__(self, db: Database, outbox: Outbox, pictures: PictureMaker, boards: BoardPainter) -> None:
+    def __init__(
+        self,
+        db: Database,
+        outbox: Outbox,
+        pictures: PictureMaker,
+        boards: BoardPainter,
+        languages: Languages | None = None,
+    ) -> None:
         self.db = db
+        self.languages = languages or Languages(db)
         self.outbox = outbox
         # Called under the game's lock with the seats whose hand could not be sent (the person
         # blocked the bot); bot/manners.py hands them to a computer.  Returns the game as saved.
@@ -69,13 +78,15 @@ class Presenter:
                 continue
             state = match.rounds[round_index]
             picture = await self.pictures.result(state, doc.names())
-            caption = views.result_caption(game, match, round_index)
             # The game's final result offers a rematch (bot/rematch.py) where the kind has one.
             offer = rematch.offered(game) and match.is_over and round_index == len(match.rounds) - 1
             request = rematch.RematchRequest()
-            markup = rematch.markup(game.id, doc, request) if offer else None
+            scored = await scores.record_final(self.db, game, round_index)  # recorded before it is posted
             sent = []
             for chat_id in self._result_chats(game):
+                async with self.languages.speaking_to(chat_id):
+                    caption = scores.with_ratings(views.result_caption(game, match, round_index), scored)
+                    markup = rematch.markup(game.id, doc, request) if offer else None
                 try:
                     message_id = await self.outbox.send_photo(chat_id, picture[0], picture[1], caption, markup)
                 except Unreachable:
@@ -136,6 +147,12 @@ class Presenter:
         per player. In a private game the one message is the whole game: edited in place, and
         replaced only for a new round.
         """
+        async with self.languages.speaking_to(user_id):
+            return await self._show_hand_here(game, match, seat, user_id, redraw=redraw, lost=lost)
+
+    async def _show_hand_here(
+        self, game: Game, match: Match, seat: int, user_id: int, *, redraw: bool, lost: list[int] | None
+    ) -> HandMessage | None:
         key = turn_key(match)
         round_prefix = f"{len(match.rounds) - 1}:"
         my_turn = absence.to_move(game.doc, match, seat)  # an away seat's turn is its computer's

@@ -101,7 +101,7 @@ def markup(game_id: int, doc: TableDoc, request: RematchRequest) -> InlineKeyboa
     if request.state == STARTED:
         return None
     if request.state == CANCELLED:
-        text = texts.REMATCH_CLOSED_BUTTON
+        text = texts.rematch_closed_button()
     else:
         everyone = people(doc)
         text = texts.rematch_button(sum(1 for user_id, _ in everyone if user_id in request.confirmed), len(everyone))
@@ -115,7 +115,7 @@ def status_line(doc: TableDoc, request: RematchRequest) -> str | None:
     if request.state == STARTED:
         return texts.rematch_started_line([name for _, name in everyone])
     if request.state == CANCELLED:
-        return texts.REMATCH_CLOSED_LINE
+        return texts.rematch_closed_line()
     if not request.confirmed:
         return None
     return texts.rematch_line([(name, user_id in request.confirmed) for user_id, name in everyone])

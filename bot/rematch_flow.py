@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, replace
 
-from bot import rematch, views
+from bot import rematch, scores, views
 from bot.outbox import Unreachable
 from bot.rematch import CANCELLED, STARTED, RematchRequest
 from bot.service import GameService, TableError
@@ -83,10 +83,12 @@ async def show(service: GameService, game: Game) -> None:
     match = game.match
     if request is None or match is None or not match.rounds:
         return
-    base = views.result_caption(game, match, len(match.rounds) - 1)
-    caption = rematch.caption(base, game.doc, request)
-    markup = rematch.markup(game.id, game.doc, request)
+    scored = await service.db.results.get(game.id)
     for chat_id, message_id in request.messages:
+        async with service.presenter.languages.speaking_to(chat_id):
+            base = scores.with_ratings(views.result_caption(game, match, len(match.rounds) - 1), scored)
+            caption = rematch.caption(base, game.doc, request)
+            markup = rematch.markup(game.id, game.doc, request)
         try:
             await service.presenter.outbox.edit_caption(chat_id, message_id, caption, markup)
         except Unreachable:

@@ -67,21 +67,21 @@ def presets_markup() -> InlineKeyboardMarkup:
         ]
         for i in range(0, len(choices), 2)
     ]
-    rows.append([InlineKeyboardButton(text=texts.BACK_BUTTON, callback_data=RoomTap(action="back").pack())])
+    rows.append([InlineKeyboardButton(text=texts.back_button(), callback_data=RoomTap(action="back").pack())])
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
 def room_markup(game: Game, link: str) -> InlineKeyboardMarkup:
-    share = "https://t.me/share/url?" + urlencode({"url": link, "text": texts.ROOM_SHARE_TEXT})
+    share = "https://t.me/share/url?" + urlencode({"url": link, "text": texts.room_share_text()})
     return InlineKeyboardMarkup(
         inline_keyboard=[
-            [InlineKeyboardButton(text=texts.ROOM_SHARE_BUTTON, url=share)],
+            [InlineKeyboardButton(text=texts.room_share_button(), url=share)],
             [
                 InlineKeyboardButton(
-                    text=texts.ROOM_NEW_LINK_BUTTON, callback_data=RoomTap(action="reset", game=game.id).pack()
+                    text=texts.room_new_link_button(), callback_data=RoomTap(action="reset", game=game.id).pack()
                 ),
                 InlineKeyboardButton(
-                    text=texts.ROOM_CANCEL_BUTTON, callback_data=RoomTap(action="cancel", game=game.id).pack()
+                    text=texts.room_cancel_button(), callback_data=RoomTap(action="cancel", game=game.id).pack()
                 ),
             ],
         ]

@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 
-from bot import absence
+from bot import absence, scores, texts
 from bot.clock import TurnClock
 from bot.locks import GameLocks
 from bot.presenter import Presenter
@@ -55,7 +55,7 @@ class TapOutcome:
 
 
 def short_name(name: str) -> str:
-    name = " ".join(name.split()) or "Player"
+    name = " ".join(name.split()) or "?"
     return name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 1] + "…"
 
 
@@ -72,7 +72,7 @@ def computer_name(index: int, level: str) -> str:
 
 def solo_computer_name(index: int, opponents: int) -> str:
     """A private game's computer seat: "🤖 Computer", or "🤖 Computer 2" among several."""
-    return "🤖 Computer" if opponents == 1 else f"🤖 Computer {index}"
+    return f"🤖 {texts.COMPUTER_WORD}" if opponents == 1 else f"🤖 {texts.COMPUTER_WORD} {index}"
 
 
 def with_computer_level(doc: TableDoc, level: str) -> TableDoc:
@@ -427,7 +427,9 @@ class GameService:
 
     async def resume(self) -> int:
         """After a restart: bring every running game's messages up to date, run its turn clock on
-        from the stored deadline (one already past runs out at once) and wake its computers."""
+        from the stored deadline (one already past runs out at once) and wake its computers.
+        First, the results of games that ended while nothing recorded them (bot/scores.py)."""
+        await scores.backfill(self)
         rows = await self.db.games.with_status(GameStatus.PLAYING)
         for row in rows:
             try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from bot import texts
 from engine import Match, read_record, replay, write_record
 from storage import GameRow
 
@@ -34,6 +35,11 @@ class Seat:
     @property
     def is_computer(self) -> bool:
         return self.user_id is None
+
+    @property
+    def shown_name(self) -> str:
+        """The name as the reader sees it: a computer's made-up name ("🤖 Hard 2") in their language."""
+        return texts.computer_name_shown(self.name) if self.is_computer else self.name
 
     @property
     def computer_plays(self) -> bool:
@@ -139,7 +145,7 @@ class TableDoc:
         return replace(self, seats=tuple(seats))
 
     def names(self) -> list[str]:
-        return [seat.name if seat else "—" for seat in self.seats]
+        return [seat.shown_name if seat else "—" for seat in self.seats]
 
 
 # The TableDoc fields that belong to one game being played, not to the table's set-up (its

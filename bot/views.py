@@ -13,7 +13,6 @@ from engine.players import LEVELS
 
 END_CODES = {End.LEFT: "l", End.RIGHT: "r", End.UP: "u", End.DOWN: "d"}
 CODE_ENDS = {code: end for end, code in END_CODES.items()}
-END_LABELS = {End.LEFT: "⬅ left", End.RIGHT: "right ➡", End.UP: "⬆ up", End.DOWN: "⬇ down"}
 TILES_PER_ROW = 4
 
 
@@ -28,29 +27,33 @@ def lobby_markup(game: Game) -> InlineKeyboardMarkup:
     seats = len(game.doc.seats)
     return InlineKeyboardMarkup(
         inline_keyboard=[
-            [button("Join", "join"), button("Leave", "leave")],
+            [button(texts.join_button(), "join"), button(texts.leave_button(), "leave")],
             [button(f"+🤖 {texts.level_title(level)}", f"add-{level}") for level in LEVELS],
             [
-                button(f"Seats: {seats}", "seats"),
+                button(texts.lobby_seats_button(seats), "seats"),
                 button(texts.lobby_clock_button(clock_seconds(game.doc, "group")), "clock"),
             ],
-            [button("Start", "start"), button("Cancel", "cancel")],
+            [button(texts.start_button(), "start"), button(texts.cancel_button(), "cancel")],
         ]
     )
 
 
 def lobby_text(game: Game) -> str:
     rules = Rules.preset(game.row.preset)
-    creator = next((s.name for s in game.doc.seats if s and s.user_id == game.row.creator_id), "someone")
-    names = [s.name if s else None for s in game.doc.seats]
-    return texts.lobby_text(game.row.preset, rules, names, creator, fill_level=game.doc.computer_level)
+    creator = next((s.name for s in game.doc.seats if s and s.user_id == game.row.creator_id), None)
+    names = [s.shown_name if s else None for s in game.doc.seats]
+    return texts.lobby_text(
+        game.row.preset, rules, names, creator or texts.someone(), fill_level=game.doc.computer_level
+    )
 
 
 def board_markup(game: Game) -> InlineKeyboardMarkup | None:
     if game.doc.killed:  # ended with /kill: nothing to tap any more
         return None
     return InlineKeyboardMarkup(
-        inline_keyboard=[[InlineKeyboardButton(text="🁢 My hand", callback_data=HandTap(game=game.id).pack())]]
+        inline_keyboard=[
+            [InlineKeyboardButton(text=texts.my_hand_button(), callback_data=HandTap(game=game.id).pack())]
+        ]
     )
 
 
@@ -62,23 +65,23 @@ def status_lines(game: Game, match: Match) -> list[str]:
     target = match.target
     title = f"<b>{texts.preset_title(rules.id)}</b>"
     if rules.is_match:
-        title += f" · round {len(match.rounds)} · to {target}"
+        title = texts.match_title(rules.id, len(match.rounds), target)
     lines = [title]
     if game.doc.killed:
-        lines.append(texts.KILLED_LINE)
+        lines.append(texts.killed_line())
     elif state.is_over:
-        lines.append("Round over")
+        lines.append(texts.round_over())
     else:
-        lines.append(f"▶ <b>{texts.escape(names[state.turn])}</b> to play" + _clock_suffix(game, match))
+        lines.append(texts.to_play(names[state.turn]) + _clock_suffix(game, match))
     counts = " · ".join(f"{texts.escape(names[i])} {len(hand)}" for i, hand in enumerate(state.hands))
     if rules.draws:
-        counts += f" · boneyard {len(state.boneyard)}"
+        counts += " · " + texts.boneyard_count(len(state.boneyard))
     lines.append(counts)
     away = absence.away_names(game.doc)
     if away and not match.is_over:
         lines.append(texts.away_line(away))
     if rules.is_match or rules.in_play.value != "none":
-        lines.append("Score: " + " · ".join(f"{texts.escape(names[i])} {s}" for i, s in enumerate(match.scores)))
+        lines.append(texts.score_line(" · ".join(f"{texts.escape(names[i])} {s}" for i, s in enumerate(match.scores))))
     recent = texts.describe_events(list(state.events[-8:]), names)[-3:]
     if recent:
         lines.append(". ".join(recent) + ".")
@@ -103,12 +106,12 @@ def hand_caption(game: Game, match: Match, seat: int) -> str:
     if game.doc.killed:
         return _fit("\n".join(lines))
     if absence.to_move(game.doc, match, seat):
-        lines[1] = "▶ <b>Your turn!</b> Tap a tile to play it."
+        lines[1] = texts.your_turn()
         seconds = clock_seconds(game.doc, game.row.kind)
         if seconds > 0:
             lines[1] += " " + texts.your_clock(seconds)
     elif not absence.present(game.doc, seat) and not match.is_over:
-        lines.insert(2, texts.HAND_AWAY_LINE)
+        lines.insert(2, texts.hand_away_line())
     return _fit("\n".join(lines))
 
 
@@ -129,12 +132,12 @@ def hand_markup(game: Game, match: Match, seat: int) -> InlineKeyboardMarkup:
     rows += level_rows(game, match)
     rows += take_back_rows(game, match, seat)
     if game.row.kind == "private" and match.is_over:
-        rows.append([InlineKeyboardButton(text="Play again", callback_data=SoloTap(step="menu").pack())])
+        rows.append([InlineKeyboardButton(text=texts.play_again_button(), callback_data=SoloTap(step="menu").pack())])
     return InlineKeyboardMarkup(inline_keyboard=rows or [[]])
 
 
 def take_back_markup(game_id: int) -> InlineKeyboardMarkup:
-    button = InlineKeyboardButton(text=texts.TAKE_BACK_BUTTON, callback_data=AwayTap(game=game_id).pack())
+    button = InlineKeyboardButton(text=texts.take_back_button(), callback_data=AwayTap(game=game_id).pack())
     return InlineKeyboardMarkup(inline_keyboard=[[button]])
 
 
@@ -172,13 +175,13 @@ def end_choice_markup(game: Game, match: Match, tile: Tile, ends: list[End]) -> 
     values = match.round.line.open_ends()
     row = [
         InlineKeyboardButton(
-            text=f"{END_LABELS[end]}: {values[end]}",
+            text=f"{texts.end_label(end.value)}: {values[end]}",
             callback_data=TileTap(game=game.id, version=version, tile=tile_code(tile), end=END_CODES[end]).pack(),
         )
         for end in sorted(ends, key=ENDS.index)
     ]
     back = InlineKeyboardButton(
-        text="↩ back", callback_data=TileTap(game=game.id, version=version, tile="", end="").pack()
+        text=texts.back_button(), callback_data=TileTap(game=game.id, version=version, tile="", end="").pack()
     )
     return InlineKeyboardMarkup(inline_keyboard=[row[:2], row[2:], [back]] if len(row) > 2 else [row, [back]])
 
@@ -189,29 +192,28 @@ def result_caption(game: Game, match: Match, round_index: int) -> str:
     outcome = state.outcome()
     assert outcome is not None
     rules = match.rules
-    how = "Domino!" if outcome.end.value == "domino" else "Fish — the line is blocked."
+    how = texts.domino() if outcome.end.value == "domino" else texts.fish()
     if not outcome.winners:
-        verdict = "A draw." if rules.fish_tie.value == "draw" else "A tie for the lowest count: nobody scores."
+        verdict = texts.draw_verdict() if rules.fish_tie.value == "draw" else texts.lowest_tie_verdict()
     elif len(outcome.winners) > 1:
-        verdict = "Shared win: " + ", ".join(texts.escape(names[w]) for w in outcome.winners) + "."
+        verdict = texts.shared_win([names[w] for w in outcome.winners])
     else:
         winner = outcome.winners[0]
-        points = outcome.points[winner]
-        verdict = f"<b>{texts.escape(names[winner])}</b> wins the round" + (f" (+{points})." if points else ".")
-    lines = [f"<b>Round {round_index + 1}</b> · {how}", verdict]
+        verdict = texts.round_winner(names[winner], outcome.points[winner])
+    lines = [texts.round_heading(round_index + 1, how), verdict]
     for seat, hand in enumerate(state.hands):
         tiles = " ".join(texts.tile_text(t) for t in hand) or "—"
-        lines.append(f"{texts.escape(names[seat])}: {tiles} ({outcome.pips[seat]} pips)")
+        lines.append(texts.hand_left(names[seat], tiles, outcome.pips[seat]))
     is_last = round_index == len(match.rounds) - 1
     if rules.is_match:
         totals = _totals_after(match, round_index)
-        lines.append("Score: " + " · ".join(f"{texts.escape(names[i])} {s}" for i, s in enumerate(totals)))
+        lines.append(texts.score_line(" · ".join(f"{texts.escape(names[i])} {s}" for i, s in enumerate(totals))))
     if is_last and match.is_over:
         champion = match.winner
         if champion is None:
-            lines.append("<b>Game over.</b>")
+            lines.append(texts.game_over())
         else:
-            lines.append(f"🏆 <b>{texts.escape(names[champion])} wins the game!</b>")
+            lines.append(texts.game_winner(names[champion]))
     return _fit("\n".join(lines))
 
 
@@ -236,7 +238,7 @@ def solo_menu_markup() -> InlineKeyboardMarkup:
                 for p in presets[i : i + 2]
             ]
         )
-    rows.append([InlineKeyboardButton(text=texts.FRIEND_BUTTON, callback_data=RoomTap(action="menu").pack())])
+    rows.append([InlineKeyboardButton(text=texts.friend_button(), callback_data=RoomTap(action="menu").pack())])
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
@@ -255,7 +257,7 @@ def opponents_markup(preset: str) -> InlineKeyboardMarkup:
         ]
         for n in choices
     ]
-    back = InlineKeyboardButton(text="↩ back", callback_data=SoloTap(step="menu").pack())
+    back = InlineKeyboardButton(text=texts.back_button(), callback_data=SoloTap(step="menu").pack())
     return InlineKeyboardMarkup(inline_keyboard=[*rows, [back]])
 
 

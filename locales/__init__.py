@@ -19,6 +19,20 @@ def catalogue(language: str) -> Path:
     return DIRECTORY / language / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
+def compile_in_memory(po_path: Path) -> bytes:
+    """The ``.mo`` of one catalogue, without writing it (fuzzy entries left out, as when compiled)."""
+    import io
+
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with po_path.open("rb") as source:
+        catalog = read_po(source, locale=po_path.parent.parent.name)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog, use_fuzzy=False)
+    return compiled.getvalue()
+
+
 def compile_all(directory: Path = DIRECTORY) -> list[Path]:
     """Compile every ``.po`` under ``directory`` into the ``.mo`` beside it; the ``.mo`` files written.
 

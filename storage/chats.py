@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 # Every table with a column that names a chat, and that column: all of it moves with the chat.
 # A new table that belongs to a chat (results, ratings …) adds its line here.
-CHAT_COLUMNS: tuple[tuple[str, str], ...] = (("games", "chat_id"),)
+CHAT_COLUMNS: tuple[tuple[str, str], ...] = (("games", "chat_id"), ("results", "chat_id"), ("result_seats", "chat_id"))
 
 
 class ChatRepository:
@@ -56,6 +56,18 @@ class ChatRepository:
             updated = await _read(connection, chat_id)
         assert updated is not None
         return updated
+
+    async def adopt_language(self, chat_id: int, chat_type: str, language: str) -> str:
+        """The chat's language; ``language`` becomes it if none is set yet (the first game's creator's)."""
+        async with self._db.transaction() as connection:
+            await connection.execute(
+                "INSERT INTO chats (id, type, language, updated_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (id) DO UPDATE SET language = COALESCE(chats.language, excluded.language)",
+                (chat_id, chat_type, language, time.time()),
+            )
+            row = await _read(connection, chat_id)
+        assert row is not None and row.language is not None
+        return row.language
 
     async def move(self, old: int, new: int) -> int:
         """Everything of chat ``old`` now belongs to chat ``new`` (a group became a supergroup).

@@ -44,11 +44,13 @@ class Database:
         self._write_lock = asyncio.Lock()
         from storage.chats import ChatRepository
         from storage.games import GameRepository
+        from storage.results import ResultRepository
         from storage.users import UserRepository
 
         self.games = GameRepository(self)
         self.users = UserRepository(self)
         self.chats = ChatRepository(self)
+        self.results = ResultRepository(self)
 
     @classmethod
     async def open(cls, url: str) -> Database:

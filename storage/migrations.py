@@ -51,4 +51,46 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE users ADD COLUMN chosen_language TEXT;
     """,
+    # 3: results of ended games, one row per game and one per seat (storage/results.py); a rating is
+    # the newest one stored for that player (per chat, and overall), so nothing else keeps ratings
+    """
+    CREATE TABLE results (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id INTEGER NOT NULL UNIQUE REFERENCES games (id),
+        chat_id INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        preset TEXT NOT NULL,
+        seats INTEGER NOT NULL,
+        outcome TEXT NOT NULL,
+        scores TEXT NOT NULL,
+        ended_at REAL NOT NULL
+    );
+    CREATE INDEX results_by_chat ON results (chat_id, id);
+    CREATE TABLE result_seats (
+        result_id INTEGER NOT NULL REFERENCES results (id),
+        seat INTEGER NOT NULL,
+        chat_id INTEGER NOT NULL,
+        preset TEXT NOT NULL,
+        finished INTEGER NOT NULL,
+        player TEXT NOT NULL,
+        user_id INTEGER,
+        level TEXT,
+        name TEXT NOT NULL,
+        points INTEGER NOT NULL,
+        place INTEGER,
+        won INTEGER NOT NULL DEFAULT 0,
+        chat_mu_before REAL,
+        chat_sigma_before REAL,
+        chat_mu REAL,
+        chat_sigma REAL,
+        mu_before REAL,
+        sigma_before REAL,
+        mu REAL,
+        sigma REAL,
+        PRIMARY KEY (result_id, seat)
+    );
+    CREATE INDEX result_seats_by_chat ON result_seats (chat_id, player, result_id);
+    CREATE INDEX result_seats_by_player ON result_seats (player, result_id);
+    CREATE INDEX result_seats_by_user ON result_seats (user_id, result_id);
+    """,
 )

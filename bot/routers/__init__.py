@@ -4,7 +4,20 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from bot.routers import common, errors, idle, lobby, manners, play, rematch, rooms, settings, solo
+from bot.routers import (
+    common,
+    errors,
+    idle,
+    language,
+    lobby,
+    manners,
+    play,
+    rematch,
+    rooms,
+    scores,
+    settings,
+    solo,
+)
 
 
 def all_routers() -> list[Router]:
@@ -14,11 +27,13 @@ def all_routers() -> list[Router]:
         idle.router,
         rooms.router,
         common.router,
+        language.router,
         lobby.router,
         play.router,
         solo.router,
         rematch.router,
         settings.router,
         manners.router,
+        scores.router,
         errors.router,
     ]

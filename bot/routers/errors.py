@@ -8,6 +8,8 @@ from aiogram import Router
 from aiogram.types import CallbackQuery, ErrorEvent
 
 from bot import texts
+from bot.i18n import speaking
+from bot.languages import Languages
 
 router = Router(name="errors")
 log = logging.getLogger(__name__)
@@ -22,12 +24,14 @@ async def unknown_button(query: CallbackQuery) -> None:
 
 
 @router.error()
-async def on_error(event: ErrorEvent) -> bool:
+async def on_error(event: ErrorEvent, languages: Languages) -> bool:
     log.exception("update %s failed", event.update.update_id, exc_info=event.exception)
     query = event.update.callback_query
     if query is not None:
         try:
-            await query.answer(texts.alert("broken"), show_alert=True)
+            # Outside the update's middlewares: the tapper's language is looked up here.
+            with speaking(await languages.of_user(query.from_user.id, query.from_user.language_code)):
+                await query.answer(texts.alert("broken"), show_alert=True)
         except Exception:  # the answer may already have been given, or time out
             log.debug("could not answer callback %s", query.id)
     return True

@@ -22,7 +22,9 @@ ADD_PREFIX = "add-"  # "add-hard": seat a computer of that level
 
 
 @router.message(Command("new"), GROUPS)
-async def new_game(message: Message, command: CommandObject, person: Person, service: GameService) -> None:
+async def new_game(
+    message: Message, command: CommandObject, person: Person, service: GameService, language: str
+) -> None:
     defaults = await chat_settings.chat_defaults(service.db, message.chat.id)
     preset = (command.args or defaults.preset).strip().lower()
     if preset not in texts.PRESET_TITLES:
@@ -44,31 +46,33 @@ async def new_game(message: Message, command: CommandObject, person: Person, ser
     except TableError as error:
         await message.answer(texts.alert(error.key))
         return
+    # A group speaks the language of whoever opened its first game, until /settings says otherwise.
+    await service.presenter.languages.adopt(message.chat.id, message.chat.type, language)
     await rematch_flow.cancel_pending(service, message.chat.id, game.id)  # a new game: the rematch is off
     sent = await message.answer(views.lobby_text(game), reply_markup=views.lobby_markup(game))
     await service.set_lobby_message(game, sent.message_id)
     if not person.private_ok:
         link = await create_start_link(message.bot, f"{JOIN_PREFIX}{game.id}")  # type: ignore[arg-type]
-        await message.answer(f"{texts.escape(person.name)}, open {link} to take your seat.")
+        await message.answer(texts.open_link_to_sit(person.name, link))
 
 
 @router.message(Command("new"), F.chat.type == ChatType.PRIVATE)
 async def new_in_private(message: Message) -> None:
-    await message.answer(texts.MENU_PROMPT, reply_markup=views.solo_menu_markup())
+    await message.answer(texts.menu_prompt(), reply_markup=views.solo_menu_markup())
 
 
 @router.message(Command("join"), GROUPS)
 async def join_command(message: Message, person: Person, service: GameService, bot: Bot) -> None:
     active = await service.db.games.active_in_chat(message.chat.id)
     if active is None:
-        await message.answer("There is no open game here. Type /new to start one.")
+        await message.answer(texts.no_open_game())
         return
     try:
         game = await service.join(active.id, person)
     except TableError as error:
         if error.key == "need_private":
             link = await create_start_link(bot, f"{JOIN_PREFIX}{active.id}")
-            await message.reply(f"Open {link} and tap Start to take your seat.")
+            await message.reply(texts.open_link_to_start(link))
             return
         await message.reply(texts.alert(error.key))
         return

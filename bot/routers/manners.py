@@ -38,7 +38,7 @@ async def leave_command(message: Message, person: Person, service: GameService) 
 async def kill_command(message: Message, person: Person, service: GameService, bot: Bot) -> None:
     game = await service.db.games.active_in_chat(message.chat.id)
     if game is None:
-        await message.reply(texts.NO_GAME_HERE)
+        await message.reply(texts.no_game_here())
         return
     if not await may_rule(bot, game, message):
         await message.reply(texts.alert("kill_refused"))
@@ -54,11 +54,11 @@ async def kick_command(message: Message, person: Person, service: GameService, b
     replied = message.reply_to_message
     target = replied.from_user if replied is not None else None
     if target is None or target.is_bot:
-        await message.reply(texts.KICK_HOW)
+        await message.reply(texts.kick_how())
         return
     game = await service.db.games.active_in_chat(message.chat.id)
     if game is None:
-        await message.reply(texts.NO_GAME_HERE)
+        await message.reply(texts.no_game_here())
         return
     if not await may_rule(bot, game, message):
         await message.reply(texts.alert("kick_refused"))
@@ -80,5 +80,5 @@ async def take_back_tap(query: CallbackQuery, callback_data: AwayTap, service: G
     await service.presenter.outbox.answer(query.id, texts.alert("welcome_back"))  # never raises
     message = query.message
     if isinstance(message, Message) and message.text is not None:  # the take-back message, not a hand
-        await service.presenter.outbox.edit_text(message.chat.id, message.message_id, texts.BACK_PRIVATE)
+        await service.presenter.outbox.edit_text(message.chat.id, message.message_id, texts.back_private())
     await manners.after_take_back(service, game, query.from_user.id)

@@ -37,7 +37,8 @@ async def room_link(message: Message, command: CommandObject, person: Person, se
         await message.answer(texts.room_joined(creator.name if creator else "?", game.row.preset))
         game = await service.show(game)
         if game.doc.lobby_message is not None:
-            started = texts.room_started(game.row.preset, game.doc.names())
+            async with service.presenter.languages.speaking_to(game.row.chat_id):  # the creator's chat
+                started = texts.room_started(game.row.preset, game.doc.names())
             await outbox.edit_text(game.row.chat_id, game.doc.lobby_message, started)
     elif entered.key == "room_seat_free":
         # The creator opened their own link: the room message again, at the bottom of the chat.
@@ -59,10 +60,10 @@ async def room_tap(
     try:
         if action == "menu":
             await query.answer()
-            await outbox.edit_text(chat_id, message_id, texts.FRIEND_PROMPT, rooms.presets_markup())
+            await outbox.edit_text(chat_id, message_id, texts.friend_prompt(), rooms.presets_markup())
         elif action == "back":
             await query.answer()
-            await outbox.edit_text(chat_id, message_id, texts.MENU_PROMPT, views.solo_menu_markup())
+            await outbox.edit_text(chat_id, message_id, texts.menu_prompt(), views.solo_menu_markup())
         elif action == "preset":
             if callback_data.preset not in rooms.presets():
                 raise TableError("broken")

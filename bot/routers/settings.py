@@ -40,7 +40,7 @@ async def settings_command(message: Message, bot: Bot, service: GameService) -> 
 
 @router.message(Command("settings"), F.chat.type == ChatType.PRIVATE)
 async def settings_in_private(message: Message) -> None:
-    await message.answer(texts.SETTINGS_PRIVATE)
+    await message.answer(texts.settings_private())
 
 
 @router.callback_query(SettingsTap.filter())
@@ -63,9 +63,12 @@ async def settings_tap(query: CallbackQuery, callback_data: SettingsTap, bot: Bo
     if not changed:
         await query.answer(texts.alert("settings_same"))
         return
+    languages = service.presenter.languages
+    languages.forget_chat(chat.id)
     await query.answer(saved_text(defaults, callback_data.key))
-    outbox = service.presenter.outbox
-    await outbox.edit_text(chat.id, message.message_id, settings_text(defaults, admin=True), settings_markup(defaults))
+    async with languages.speaking_to(chat.id):
+        text, markup = settings_text(defaults, admin=True), settings_markup(defaults)
+    await service.presenter.outbox.edit_text(chat.id, message.message_id, text, markup)
 
 
 async def point_to_game(message: Message, running: GameRow) -> None:

@@ -25,7 +25,7 @@ async def solo_tap(query: CallbackQuery, callback_data: SoloTap, person: Person,
     outbox = service.presenter.outbox
     if callback_data.step == "menu":
         await query.answer()
-        await outbox.send_text(message.chat.id, "Choose a rule set:", views.solo_menu_markup())
+        await outbox.send_text(message.chat.id, texts.choose_rule_set(), views.solo_menu_markup())
         return
     preset = callback_data.preset
     if preset not in texts.PRESET_TITLES:

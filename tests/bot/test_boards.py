@@ -49,6 +49,9 @@ class Screen:
     async def get(self, game_id: int) -> GameRow | None:
         return self.rows.get(game_id)
 
+    async def get_chat(self, chat_id: int) -> None:  # as chats.get: no language set, so English
+        return None
+
     async def save(self, row: GameRow, data: dict[str, Any]) -> GameRow:
         doc = TableDoc.from_json(data)
         assert doc.board_message is not None
@@ -57,7 +60,8 @@ class Screen:
 
 
 def painter(screen: Screen, per_minute: float) -> BoardPainter:
-    db = cast(Database, type("Db", (), {"games": screen})())
+    chats = type("Chats", (), {"get": screen.get_chat})()
+    db = cast(Database, type("Db", (), {"games": screen, "chats": chats})())
     screen.pacer = Pacer(group_per_minute=per_minute, chat_per_second=0, overall_per_second=0)
     screen.pacer.groups.burst = 1
     return BoardPainter(db, cast(Outbox, screen), cast(PictureMaker, screen), GameLocks(), screen.pacer)

@@ -21,6 +21,7 @@ from aiogram.types import InlineKeyboardMarkup
 from bot import absence, manners, texts, views
 from bot.callbacks import AwayTap
 from bot.clock import TurnClock
+from bot.languages import Languages
 from bot.locks import GameLocks
 from bot.presenter import Presenter
 from bot.service import GameService, Person, TableError
@@ -83,6 +84,7 @@ class RecordingPresenter:
         self.db = db
         self.outbox = RecordingOutbox()
         self.boards = RecordingBoards()
+        self.languages = Languages(db)
         self.on_unreachable: Any = None
 
     async def save_doc(self, game: Game, doc: TableDoc, status: GameStatus | None = None) -> Game:
@@ -299,7 +301,7 @@ async def test_a_kicked_person_cannot_take_the_seat_back_and_a_killed_game_refus
     assert game.row.status is GameStatus.CANCELLED and game.doc.killed
     assert game.doc.deadline is None and service.clock.armed(game.id) is None
     assert views.board_markup(game) is None
-    assert texts.KILLED_LINE in views.board_caption(game, _match(game))
+    assert texts.killed_line() in views.board_caption(game, _match(game))
     boards = cast(RecordingBoards, service.presenter.boards)
     assert boards.requested[-1].doc.killed
     assert outbox(service).to(GROUP)[-1].text == texts.killed_notice("Ann")

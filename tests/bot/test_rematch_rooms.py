@@ -103,7 +103,7 @@ def test_rematch_caption_and_buttons_for_every_state() -> None:
                 (button,) = [b for r in markup.inline_keyboard for b in r]
                 assert button.callback_data == RematchTap(game=row.id).pack()
                 if request.state == CANCELLED:
-                    assert button.text == texts.REMATCH_CLOSED_BUTTON
+                    assert button.text == texts.rematch_closed_button()
         open_line = rematch.status_line(doc, RematchRequest(confirmed=tuple(people[:1])))
         assert open_line is not None and "✓" in open_line and ("…" in open_line or len(people) == 1)
     assert RematchRequest().state == OPEN and not rematch.everyone_confirmed(_doc(3), RematchRequest())

@@ -199,7 +199,7 @@ async def test_settings_in_a_private_chat_point_to_groups(shared_fake: FakeTeleg
     floor = fake.last_message(cleo)
     fake.send(cleo, "/settings")
     answer = await fake.wait_for_message(cleo, after=floor, timeout=TURN_TIMEOUT)
-    assert answer.shown_text == texts.SETTINGS_PRIVATE
+    assert answer.shown_text == texts.settings_private()
     check.assert_clean()
 
 

@@ -94,14 +94,19 @@ async def test_active_game_of_a_chat(tmp_path: Path) -> None:
     await db.close()
 
 
-async def test_users_keep_their_language_and_reachability(tmp_path: Path) -> None:
+async def test_users_keep_their_languages_and_reachability(tmp_path: Path) -> None:
     db = await _open(tmp_path)
     await db.users.seen(42, "Ann", "ann", "uk")
     await db.users.set_private_ok(42, True)
-    await db.users.seen(42, "Ann B.", None, "en")  # a later update in English keeps the first language
+    await db.users.seen(42, "Ann B.", None, "en")  # Telegram's language_code as last seen
+    await db.users.seen(42, "Ann B.", None, None)  # an update without one forgets nothing
     user = await db.users.get(42)
     assert user is not None
-    assert (user.name, user.username, user.language, user.private_ok) == ("Ann B.", None, "uk", True)
+    assert (user.name, user.username, user.language, user.private_ok) == ("Ann B.", None, "en", True)
+    assert user.chosen_language is None
+    await db.users.choose_language(42, "Ann B.", "uk")
+    user = await db.users.get(42)
+    assert user is not None and (user.language, user.chosen_language) == ("en", "uk")
     assert await db.users.get(43) is None
     await db.users.chat_seen(-100, "supergroup", "Friends")
     chat = await db.users.get_chat(-100)

@@ -1,0 +1,409 @@
+"""Results of ended games: one row per game, one per seat, and the ratings they made.
+
+A finished game's seats carry their points, their place (1 is best; equal places for a shared win
+or a draw) and whether they won; a game that was ended before its end (``/kill``) is stored as
+*abandoned*, without places and without ratings.
+
+There is no table of ratings: a player's rating is the one stored with their newest rated seat
+(in a chat: ``chat_mu``/``chat_sigma``; overall: ``mu``/``sigma``). So recording a game is one
+insert, a chat that moves takes its ratings along with its results (``CHAT_COLUMNS``), and
+nothing can disagree with the games it came from. What a rating *is* (the model, its numbers)
+is the caller's: :meth:`ResultRepository.record` hands it the ratings as they are and stores
+what it returns, inside one transaction.
+
+A player is a string: ``user:<id>`` for a person, ``computer:<level>`` for a computer player.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import aiosqlite
+
+    from storage.database import Database
+
+FINISHED = "finished"
+ABANDONED = "abandoned"
+
+# (mu, sigma) of a rating model
+Skill = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    seat: int
+    player: str
+    user_id: int | None
+    level: str | None
+    name: str
+    points: int
+    place: int | None  # None: the game was abandoned
+    won: bool
+    # Ratings before and after this game, in the game's chat and overall (None: not rated there).
+    chat_before: Skill | None = None
+    chat_after: Skill | None = None
+    before: Skill | None = None
+    after: Skill | None = None
+
+
+@dataclass(frozen=True)
+class GameResult:
+    game_id: int
+    chat_id: int
+    kind: str
+    preset: str
+    seats: tuple[SeatResult, ...]
+    outcome: str  # FINISHED or ABANDONED
+    ended_at: float
+    scores: tuple[int, ...] = ()
+    id: int = 0  # the order results were recorded in
+
+    @property
+    def finished(self) -> bool:
+        return self.outcome == FINISHED
+
+    @property
+    def winners(self) -> tuple[SeatResult, ...]:
+        return tuple(seat for seat in self.seats if seat.won)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player on a leaderboard: finished games and wins, and the newest rating (None: unrated)."""
+
+    player: str
+    name: str
+    user_id: int | None
+    level: str | None
+    games: int
+    wins: int
+    skill: Skill | None
+
+
+@dataclass(frozen=True)
+class PresetStats:
+    preset: str
+    games: int
+    wins: int
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    player: str
+    presets: tuple[PresetStats, ...]
+    skill: Skill | None
+    best_streak: int
+    current_streak: int
+
+    @property
+    def games(self) -> int:
+        return sum(p.games for p in self.presets)
+
+    @property
+    def wins(self) -> int:
+        return sum(p.wins for p in self.presets)
+
+
+# Given the players' ratings as stored (in the chat, overall; a player not rated yet is missing),
+# the ratings after the game for each seat: (in the chat or None, overall or None) per seat.
+Rater = Callable[[dict[str, Skill], dict[str, Skill]], Sequence[tuple[Skill | None, Skill | None]]]
+
+_SEAT_COLUMNS = (
+    "seat, player, user_id, level, name, points, place, won,"
+    " chat_mu_before, chat_sigma_before, chat_mu, chat_sigma, mu_before, sigma_before, mu, sigma"
+)
+
+
+class ResultRepository:
+    def __init__(self, database: Database) -> None:
+        self._db = database
+
+    async def record(self, result: GameResult, rate: Rater | None = None) -> tuple[GameResult, bool]:
+        """Store ``result`` once: (what is stored, whether this call stored it).
+
+        A second call for the same game stores nothing and returns the first one's result, so a
+        game is recorded exactly once however often (and after however many restarts) it is asked.
+        ``rate`` (never for an abandoned game) gets the current ratings, read in the same
+        transaction as the write, so two games ending at once cannot both start from the same one.
+        """
+        async with self._db.transaction() as connection:
+            stored = await _read(connection, "r.game_id = ?", (result.game_id,))
+            if stored:
+                return stored[0], False
+            seats = list(result.seats)
+            if rate is not None and result.finished:
+                players = sorted({seat.player for seat in seats})
+                in_chat = await _skills(connection, players, result.chat_id)
+                overall = await _skills(connection, players, None)
+                after = rate(in_chat, overall)
+                seats = [
+                    _rated(seat, in_chat.get(seat.player), chat, overall.get(seat.player), everywhere)
+                    for seat, (chat, everywhere) in zip(seats, after, strict=True)
+                ]
+            cursor = await connection.execute(
+                "INSERT INTO results (game_id, chat_id, kind, preset, seats, outcome, scores, ended_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    result.game_id,
+                    result.chat_id,
+                    result.kind,
+                    result.preset,
+                    len(seats),
+                    result.outcome,
+                    json.dumps(list(result.scores)),
+                    result.ended_at or time.time(),
+                ),
+            )
+            result_id = cursor.lastrowid
+            await connection.executemany(
+                f"INSERT INTO result_seats (result_id, chat_id, preset, finished, {_SEAT_COLUMNS})"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(result_id, result.chat_id, result.preset, int(result.finished), *_seat_values(s)) for s in seats],
+            )
+            (stored_now,) = await _read(connection, "r.id = ?", (result_id,))
+        return stored_now, True
+
+    async def get(self, game_id: int) -> GameResult | None:
+        found = await _read(self._db.connection, "r.game_id = ?", (game_id,))
+        return found[0] if found else None
+
+    async def recent(
+        self, *, chat_id: int | None = None, user_id: int | None = None, limit: int = 10
+    ) -> list[GameResult]:
+        """The newest results of a chat, or of the games a person played (anywhere), newest first."""
+        parameters: tuple[Any, ...]
+        if chat_id is not None:
+            where, parameters = "r.chat_id = ?", (chat_id,)
+        elif user_id is not None:
+            where = "r.id IN (SELECT result_id FROM result_seats WHERE user_id = ?)"
+            parameters = (user_id,)
+        else:
+            raise ValueError("recent() needs a chat or a person")
+        return await _read(self._db.connection, where, parameters, limit=limit)
+
+    async def last_finished(self, *, chat_id: int | None = None, user_id: int | None = None) -> GameResult | None:
+        parameters: tuple[Any, ...]
+        if chat_id is not None:
+            where, parameters = "r.chat_id = ? AND r.outcome = ?", (chat_id, FINISHED)
+        elif user_id is not None:
+            where = "r.outcome = ? AND r.id IN (SELECT result_id FROM result_seats WHERE user_id = ?)"
+            parameters = (FINISHED, user_id)
+        else:
+            raise ValueError("last_finished() needs a chat or a person")
+        found = await _read(self._db.connection, where, parameters, limit=1)
+        return found[0] if found else None
+
+    async def standings(self, chat_id: int | None, *, min_games: int = 1) -> list[Standing]:
+        """Every player with at least ``min_games`` finished games in the chat (None: anywhere),
+        with their newest name and rating there; in no particular order."""
+        parameters: tuple[Any, ...]
+        if chat_id is None:
+            where, parameters = "", ()
+            newest = "t.player = s.player"
+            mu, sigma = "mu", "sigma"
+        else:
+            where, parameters = "s.chat_id = ? AND", (chat_id,)
+            newest = "t.chat_id = s.chat_id AND t.player = s.player"
+            mu, sigma = "chat_mu", "chat_sigma"
+        rated = (
+            f"SELECT t.{{column}} FROM result_seats t WHERE {newest} AND t.{mu} IS NOT NULL"
+            " ORDER BY t.result_id DESC LIMIT 1"
+        )
+        sql = (
+            "SELECT s.player, COUNT(*), SUM(s.won),"
+            f" (SELECT t.name FROM result_seats t WHERE {newest} ORDER BY t.result_id DESC LIMIT 1),"
+            f" (SELECT t.user_id FROM result_seats t WHERE {newest} ORDER BY t.result_id DESC LIMIT 1),"
+            f" (SELECT t.level FROM result_seats t WHERE {newest} ORDER BY t.result_id DESC LIMIT 1),"
+            f" ({rated.format(column=mu)}), ({rated.format(column=sigma)})"
+            f" FROM result_seats s WHERE {where} s.finished = 1 GROUP BY s.player HAVING COUNT(*) >= ?"
+        )
+        rows = await self._db.connection.execute_fetchall(sql, (*parameters, min_games))
+        return [
+            Standing(
+                player=row[0],
+                games=row[1],
+                wins=row[2] or 0,
+                name=row[3],
+                user_id=row[4],
+                level=row[5],
+                skill=(row[6], row[7]) if row[6] is not None else None,
+            )
+            for row in rows
+        ]
+
+    async def player_stats(self, player: str, chat_id: int | None) -> PlayerStats:
+        """A player's finished games and wins per preset, newest rating and streaks of wins, in a
+        chat (None: everywhere)."""
+        where = "player = ? AND finished = 1" + ("" if chat_id is None else " AND chat_id = ?")
+        parameters: tuple[Any, ...] = (player,) if chat_id is None else (player, chat_id)
+        mu, sigma = ("mu", "sigma") if chat_id is None else ("chat_mu", "chat_sigma")
+        rows = await self._db.connection.execute_fetchall(
+            f"SELECT preset, won, {mu}, {sigma} FROM result_seats WHERE {where} ORDER BY result_id", parameters
+        )
+        presets: dict[str, list[int]] = {}
+        best = streak = 0
+        skill: Skill | None = None
+        for preset, won, m, s in rows:
+            counts = presets.setdefault(preset, [0, 0])
+            counts[0] += 1
+            counts[1] += int(won)
+            streak = streak + 1 if won else 0
+            best = max(best, streak)
+            if m is not None:
+                skill = (m, s)
+        return PlayerStats(
+            player=player,
+            presets=tuple(PresetStats(p, games, wins) for p, (games, wins) in sorted(presets.items())),
+            skill=skill,
+            best_streak=best,
+            current_streak=streak,
+        )
+
+    async def unrecorded(self) -> list[int]:
+        """Games that ended (finished; ended with /kill; closed while idle, once dealt) whose result
+        was never recorded: the bot stopped between the end and the recording."""
+        rows = await self._db.connection.execute_fetchall(
+            "SELECT g.id FROM games g LEFT JOIN results r ON r.game_id = g.id WHERE r.id IS NULL AND ("
+            " g.status = 'finished'"
+            " OR (g.status = 'cancelled' AND json_extract(g.data, '$.killed')"
+            " AND json_extract(g.data, '$.record') IS NOT NULL)"
+            " OR (g.status = 'closed' AND json_extract(g.data, '$.record') IS NOT NULL)"
+            ") ORDER BY g.id"
+        )
+        return [row[0] for row in rows]
+
+    async def unposted(self, within: float) -> list[int]:
+        """Finished games changed in the last ``within`` seconds whose results were not all posted
+        (``results_posted`` in the game's document counts the rounds whose result was sent)."""
+        rows = await self._db.connection.execute_fetchall(
+            "SELECT id FROM games WHERE status = 'finished' AND updated_at > ?"
+            " AND COALESCE(json_extract(data, '$.results_posted'), 0) < json_array_length(data, '$.record.rounds')"
+            " ORDER BY id",
+            (time.time() - within,),
+        )
+        return [row[0] for row in rows]
+
+
+def _rated(
+    seat: SeatResult, chat_before: Skill | None, chat: Skill | None, before: Skill | None, after: Skill | None
+) -> SeatResult:
+    return SeatResult(
+        seat=seat.seat,
+        player=seat.player,
+        user_id=seat.user_id,
+        level=seat.level,
+        name=seat.name,
+        points=seat.points,
+        place=seat.place,
+        won=seat.won,
+        chat_before=chat_before if chat is not None else None,
+        chat_after=chat,
+        before=before if after is not None else None,
+        after=after,
+    )
+
+
+def _seat_values(seat: SeatResult) -> tuple[Any, ...]:
+    def pair(skill: Skill | None) -> tuple[float | None, float | None]:
+        return (skill[0], skill[1]) if skill is not None else (None, None)
+
+    return (
+        seat.seat,
+        seat.player,
+        seat.user_id,
+        seat.level,
+        seat.name,
+        seat.points,
+        seat.place,
+        int(seat.won),
+        *pair(seat.chat_before),
+        *pair(seat.chat_after),
+        *pair(seat.before),
+        *pair(seat.after),
+    )
+
+
+async def _skills(connection: aiosqlite.Connection, players: list[str], chat_id: int | None) -> dict[str, Skill]:
+    """The newest stored rating of each player, in ``chat_id`` (None: overall)."""
+    found: dict[str, Skill] = {}
+    for player in players:
+        if chat_id is None:
+            sql = (
+                "SELECT mu, sigma FROM result_seats WHERE player = ? AND mu IS NOT NULL ORDER BY result_id DESC LIMIT 1"
+            )
+            parameters: tuple[Any, ...] = (player,)
+        else:
+            sql = (
+                "SELECT chat_mu, chat_sigma FROM result_seats WHERE chat_id = ? AND player = ? AND chat_mu IS NOT NULL"
+                " ORDER BY result_id DESC LIMIT 1"
+            )
+            parameters = (chat_id, player)
+        async with connection.execute(sql, parameters) as cursor:
+            row = await cursor.fetchone()
+        if row is not None:
+            found[player] = (row[0], row[1])
+    return found
+
+
+async def _read(
+    connection: aiosqlite.Connection, where: str, parameters: tuple[Any, ...], *, limit: int | None = None
+) -> list[GameResult]:
+    """Results (newest first) with their seats."""
+    sql = (
+        "SELECT id, game_id, chat_id, kind, preset, outcome, scores, ended_at FROM results r"
+        f" WHERE {where} ORDER BY r.id DESC"
+    )
+    if limit is not None:
+        sql += f" LIMIT {int(limit)}"
+    async with connection.execute(sql, parameters) as cursor:
+        heads = list(await cursor.fetchall())
+    if not heads:
+        return []
+    ids = [head[0] for head in heads]
+    marks = ", ".join("?" for _ in ids)
+    async with connection.execute(
+        f"SELECT result_id, {_SEAT_COLUMNS} FROM result_seats WHERE result_id IN ({marks}) ORDER BY result_id, seat",
+        ids,
+    ) as cursor:
+        seat_rows = list(await cursor.fetchall())
+    seats: dict[int, list[SeatResult]] = {}
+    for row in seat_rows:
+        seats.setdefault(row[0], []).append(
+            SeatResult(
+                seat=row[1],
+                player=row[2],
+                user_id=row[3],
+                level=row[4],
+                name=row[5],
+                points=row[6],
+                place=row[7],
+                won=bool(row[8]),
+                chat_before=_pair(row[9], row[10]),
+                chat_after=_pair(row[11], row[12]),
+                before=_pair(row[13], row[14]),
+                after=_pair(row[15], row[16]),
+            )
+        )
+    return [
+        GameResult(
+            id=head[0],
+            game_id=head[1],
+            chat_id=head[2],
+            kind=head[3],
+            preset=head[4],
+            outcome=head[5],
+            scores=tuple(json.loads(head[6])),
+            ended_at=head[7],
+            seats=tuple(seats.get(head[0], ())),
+        )
+        for head in heads
+    ]
+
+
+def _pair(mu: float | None, sigma: float | None) -> Skill | None:
+    return (mu, sigma) if mu is not None and sigma is not None else None

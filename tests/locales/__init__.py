@@ -1,0 +1,1 @@
+"""The catalogues (locales/) and the words of the bot: complete, correct, and all of them marked."""
