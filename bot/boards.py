@@ -88,8 +88,8 @@ class BoardPainter:
     async def _paint(self, game: Game) -> None:
         match = game.match
         assert match is not None
-        picture = await self.pictures.table(match, game.doc.names())
         async with self.languages.speaking_to(game.row.chat_id):
+            picture = await self.pictures.table(match, game.doc.names())
             caption = views.board_caption(game, match)
             markup = None if match.is_over else views.board_markup(game)
         # Sent under the game's lock, where results are posted: a board of a round whose result

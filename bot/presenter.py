@@ -17,7 +17,7 @@ from bot import absence, rematch, scores, views
 from bot.boards import BoardPainter
 from bot.languages import Languages
 from bot.outbox import Outbox, Unreachable
-from bot.pictures import PictureMaker
+from bot.pictures import Photo, PictureMaker
 from bot.tables import Game, HandMessage, TableDoc, remember, turn_key
 from engine import Match
 from storage import Database, GameStatus
@@ -77,7 +77,7 @@ class Presenter:
             if round_index < doc.results_posted:
                 continue
             state = match.rounds[round_index]
-            picture = await self.pictures.result(state, doc.names())
+            pictures: dict[tuple[str, ...], Photo] = {}  # by the names as each chat reads them
             # The game's final result offers a rematch (bot/rematch.py) where the kind has one.
             offer = rematch.offered(game) and match.is_over and round_index == len(match.rounds) - 1
             request = rematch.RematchRequest()
@@ -85,8 +85,12 @@ class Presenter:
             sent = []
             for chat_id in self._result_chats(game):
                 async with self.languages.speaking_to(chat_id):
+                    names = tuple(doc.names())
                     caption = scores.with_ratings(views.result_caption(game, match, round_index), scored)
                     markup = rematch.markup(game.id, doc, request) if offer else None
+                if names not in pictures:
+                    pictures[names] = await self.pictures.result(state, list(names))
+                picture = pictures[names]
                 try:
                     message_id = await self.outbox.send_photo(chat_id, picture[0], picture[1], caption, markup)
                 except Unreachable:

@@ -67,7 +67,7 @@ LEVEL_TITLES: dict[str, str] = {"easy": N_("Easy"), "medium": N_("Medium"), "har
 
 # A computer seat's name is made when it sits down and stored in English ("🤖 Hard 2", "🤖 Computer");
 # it is translated each time it is shown (bot.tables.Seat.shown_name).
-COMPUTER_NAME = re.compile(r"🤖 (Easy|Medium|Hard|Computer)( \d+)?")
+COMPUTER_NAME = re.compile(r"🤖 (Easy|Medium|Hard|Computer)( \d+)?")  # i18n: not shown
 COMPUTER_WORD = N_("Computer")
 
 
@@ -158,8 +158,9 @@ def rules_text(preset: str | None) -> str:
     return f"<b>{preset_title(preset)}</b>\n{_(PRESET_SUMMARIES[preset])}"
 
 
-def unknown_preset(word: str) -> str:
-    known = ", ".join(PRESET_TITLES)
+def unknown_preset(word: str, command: str) -> str:
+    """The answer to ``/<command> <word>`` for a rule set we do not have: the commands that would work."""
+    known = ", ".join(f"/{command} {preset}" for preset in PRESET_TITLES)
     return _("I don't know the rule set “{word}”. Choose one of: {known}.").format(word=escape(word), known=known)
 
 
@@ -542,9 +543,6 @@ def settings_private() -> str:
     )
 
 
-def turn_clock_title(seconds: int) -> str:
-    return _("off") if seconds <= 0 else _("{seconds} s").format(seconds=seconds)
-
 
 def seats_button(count: int) -> str:
     return ngettext("{count} seat", "{count} seats", count).format(count=count)
@@ -696,9 +694,6 @@ def timeout_private(went_away: bool) -> str:
 def left_private() -> str:
     return _("🚪 You left the table: a computer plays your seat now. Tap the button whenever you want it back.")
 
-
-def blocked_private() -> str:
-    return _("📵 A computer played your seat while I could not reach you. Tap the button to take it back.")
 
 
 def back_private() -> str:

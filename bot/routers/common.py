@@ -46,7 +46,7 @@ async def help_command(message: Message) -> None:
 async def rules_command(message: Message, command: CommandObject) -> None:
     word = (command.args or "").strip().lower()
     if word and word not in texts.PRESET_TITLES:
-        await message.answer(texts.unknown_preset(word))
+        await message.answer(texts.unknown_preset(word, "rules"))
         return
     await message.answer(texts.rules_text(word or None), reply_markup=None if word else views.rules_markup())
 

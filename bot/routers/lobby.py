@@ -28,7 +28,7 @@ async def new_game(
     defaults = await chat_settings.chat_defaults(service.db, message.chat.id)
     preset = (command.args or defaults.preset).strip().lower()
     if preset not in texts.PRESET_TITLES:
-        await message.answer(texts.unknown_preset(preset))
+        await message.answer(texts.unknown_preset(preset, "new"))
         return
     running = await service.db.games.active_in_chat(message.chat.id)
     if running is not None:

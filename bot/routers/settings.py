@@ -3,6 +3,8 @@ became a supergroup (its games and settings move to the new chat id)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from aiogram import Bot, F, Router
 from aiogram.enums import ChatType
 from aiogram.filters import Command
@@ -12,6 +14,7 @@ from bot import chat_settings, texts
 from bot.admins import is_admin
 from bot.callbacks import SettingsTap
 from bot.chat_moves import move_chat
+from bot.i18n import current
 from bot.service import GameService
 from bot.settings_view import saved_text, settings_markup, settings_text
 from storage import GameRow, GameStatus
@@ -34,6 +37,8 @@ async def sent_by_admin(message: Message, bot: Bot) -> bool:
 async def settings_command(message: Message, bot: Bot, service: GameService) -> None:
     admin = await sent_by_admin(message, bot)
     defaults = await chat_settings.chat_defaults(service.db, message.chat.id)
+    # Before a language is set, the group is spoken to in its writer's (this very reply's).
+    defaults = replace(defaults, language=current())
     markup = settings_markup(defaults) if admin else None
     await message.answer(settings_text(defaults, admin=admin), reply_markup=markup)
 

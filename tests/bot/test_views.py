@@ -106,4 +106,4 @@ def test_events_in_words() -> None:
 def test_long_names_are_shortened() -> None:
     assert len(short_name(LONGEST)) == 24
     assert short_name("  Ann \n Lee ") == "Ann Lee"
-    assert short_name("") == "Player"
+    assert short_name("") == "?"

@@ -47,7 +47,7 @@ SETTINGS_LANGUAGE_TAP = "cs:lang:{language}"
 # Read as a person reads: what is left once these are gone must be in the reader's language.
 TAGS = re.compile(r"<[^>]*>")
 LINKS = re.compile(r"(?:https?://|tg://)\S+|\bt\.me/\S+")
-COMMANDS = re.compile(r"/[a-z_]+(?:@\w+)?(?:[ \u00a0]+(?:" + "|".join(PRESET_TITLES) + r")\b)?")
+COMMANDS = re.compile(r"/[a-z_]+(?:@\w+)?(?:[ \u00a0]+(?:" + "|".join([*PRESET_TITLES, "wins"]) + r")\b)?")
 USERNAMES = re.compile(r"@\w+")
 TILES = re.compile(r"\[?\d\s*\|\s*\d\]?")
 LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
