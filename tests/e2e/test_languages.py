@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import random
 import re
 import sqlite3
@@ -137,6 +138,8 @@ def latin_left(texts: list[tuple[str, str]]) -> list[str]:
 
 def assert_all_in(language: str, texts: list[tuple[str, str]], shown_at_most: int = 40) -> None:
     assert texts, "nothing was collected"
+    if os.environ.get("SHOW_TRANSCRIPT"):  # for a person to read: SHOW_TRANSCRIPT=1 pytest -s …
+        print("\n".join(f"{where}: {text}" for where, text in texts))
     leftovers = latin_left(texts)
     words = sorted({word for _, text in texts for word in LATIN_WORD.findall(as_read(text))})
     assert leftovers == [], (

@@ -136,7 +136,8 @@ async def test_an_admin_sets_the_defaults_and_new_uses_them(shared_fake: FakeTel
     assert ticked(fake, message, "cs:preset:draw") and ticked(fake, message, "cs:clock:60")
     for data in ("cs:preset:fives", "cs:seats:2", "cs:level:hard", "cs:clock:30", "cs:lang:uk"):
         await set_option(fake, ann, message, data)
-    assert "All Fives" in live(fake, message).shown_text
+    # The group now speaks Ukrainian: the settings message says so in Ukrainian.
+    assert "П’ятірки" in live(fake, message).shown_text and "Мова: Українська" in live(fake, message).shown_text
     settings, language = stored_chat(bot, group.id) or ({}, None)
     assert settings == {"preset": "fives", "seats": 2, "level": "hard", "turn_seconds": 30}
     assert language == "uk"
@@ -145,6 +146,7 @@ async def test_an_admin_sets_the_defaults_and_new_uses_them(shared_fake: FakeTel
     again = fake.tap(ann, message, data="cs:lang:uk")
     await fake.wait_answered(again, timeout=TURN_TIMEOUT)
     assert answer_text(again) == texts.alert("settings_same")
+    await set_option(fake, ann, message, "cs:lang:en")  # back to English for the rest of the test
 
     # Bob is an ordinary member: a polite alert, and nothing changes.
     before = live(fake, message).shown_text, settings_buttons(live(fake, message))
@@ -153,7 +155,7 @@ async def test_an_admin_sets_the_defaults_and_new_uses_them(shared_fake: FakeTel
     assert is_alert(refused) and answer_text(refused) == texts.alert("settings_admins_only")
     await settle(fake)
     assert (live(fake, message).shown_text, settings_buttons(live(fake, message))) == before
-    assert stored_chat(bot, group.id) == (settings, "uk")
+    assert stored_chat(bot, group.id) == (settings, "en")
     # His /settings shows them, without buttons.
     shown = await open_settings(fake, bob, group)
     assert "All Fives" in shown.shown_text and not settings_buttons(shown)
