@@ -107,7 +107,9 @@ def build_dispatcher(db: Database, service: GameService) -> Dispatcher:
 async def run(settings: Settings) -> None:
     response_models = keep_response_models()  # noqa: F841 - held for the life of the bot
     db = await Database.open(settings.database_url)
-    session = OneWriteSession(api=TelegramAPIServer.from_base(settings.telegram_api_url))
+    session = OneWriteSession(
+        api=TelegramAPIServer.from_base(settings.telegram_api_url), timeout=settings.request_timeout
+    )
     pacer = Pacer(settings.group_messages_per_minute, settings.chat_messages_per_second, settings.messages_per_second)
     session.middleware(PacingMiddleware(pacer))
     bot = Bot(

@@ -37,6 +37,9 @@ class Settings(BaseSettings):
         default=30, ge=0, le=100000, description="messages and edits a second, all chats together; 0: no limit"
     )
     polling_timeout: int = Field(default=30, ge=0, le=50, description="long-polling timeout in seconds")
+    request_timeout: float = Field(
+        default=60, ge=1, le=300, description="seconds a Bot API call may take before it is given up and retried"
+    )
     turn_clock_scale: float = Field(
         default=1,
         gt=0,

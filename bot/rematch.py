@@ -16,9 +16,9 @@ from typing import Any
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import texts
+from bot import absence, texts
 from bot.callbacks import RematchTap
-from bot.tables import GAME_STATE_FIELDS, Game, TableDoc
+from bot.tables import GAME_STATE_FIELDS, Game, Seat, TableDoc, computer_name
 
 OPEN = "open"
 STARTED = "started"
@@ -73,8 +73,19 @@ def with_request(doc: TableDoc, request: RematchRequest) -> TableDoc:
 
 
 def people(doc: TableDoc) -> list[tuple[int, str]]:
-    """(user id, name) of every person at the table: those who must confirm."""
-    return [(seat.user_id, seat.name) for seat in doc.seats if seat is not None and seat.user_id is not None]
+    """(user id, name) of every person still at the table: those who must confirm.
+
+    Someone whose seat was given to a computer by the table (/kick) or who blocked the bot is not
+    asked; the rematch gives their seat to a computer player."""
+    return [
+        (seat.user_id, seat.name)
+        for seat in doc.seats
+        if seat is not None and seat.user_id is not None and _stays(seat)
+    ]
+
+
+def _stays(seat: Seat) -> bool:
+    return seat.user_id is not None and seat.away not in (absence.KICKED, absence.BLOCKED)
 
 
 def everyone_confirmed(doc: TableDoc, request: RematchRequest) -> bool:
@@ -93,7 +104,18 @@ def fresh_doc(doc: TableDoc) -> TableDoc:
             reset[item.name] = item.default
         elif item.default_factory is not dataclasses.MISSING:
             reset[item.name] = item.default_factory()
-    return replace(doc, **reset)
+    # Everyone who confirmed sits down present again; a seat whose person is gone gets a computer.
+    seats: list[Seat | None] = []
+    computers = sum(1 for seat in doc.seats if seat is not None and seat.is_computer)
+    for seat in doc.seats:
+        if seat is None or seat.is_computer:
+            seats.append(seat)
+        elif _stays(seat):
+            seats.append(replace(seat, away=None, timeouts=0))
+        else:
+            computers += 1
+            seats.append(Seat(computer_name(computers, doc.computer_level), level=doc.computer_level))
+    return replace(doc, **reset, seats=tuple(seats))
 
 
 def markup(game_id: int, doc: TableDoc, request: RematchRequest) -> InlineKeyboardMarkup | None:

@@ -17,7 +17,7 @@ from bot.outbox import Unreachable
 from bot.rematch import CANCELLED, STARTED, RematchRequest
 from bot.service import GameService, TableError
 from bot.tables import Game, load_game
-from storage import GameStatus
+from storage import ChatBusyError, GameStatus
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +56,11 @@ async def confirm(service: GameService, game_id: int, user_id: int) -> RematchOu
         if not rematch.everyone_confirmed(game.doc, request):
             game = await _save(service, game, request)
             return RematchOutcome("rematch_confirmed", changed=game)
-        new = await _deal_rematch(service, game)
+        try:
+            new = await _deal_rematch(service, game)
+        except ChatBusyError:  # a game was opened in the chat a moment ago: that one is played
+            game = await _save(service, game, replace(request, state=CANCELLED))
+            return RematchOutcome("rematch_closed", alert=True, changed=game)
         game = await _save(service, game, replace(request, state=STARTED, game=new.id))
         return RematchOutcome("rematch_go", changed=game, new=new)
 

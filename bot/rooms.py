@@ -20,7 +20,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import rematch, texts
 from bot.callbacks import RoomTap
-from bot.service import GameService, Person, TableError, short_name
+from bot.service import GameService, Person, TableError, chat_free, short_name
 from bot.tables import Game, Seat, TableDoc, load_game
 from engine import Rules
 from storage import GameStatus
@@ -119,14 +119,15 @@ async def open_room(service: GameService, person: Person, preset: str) -> Opened
                 row = await service.db.games.save(old.row, status=GameStatus.CANCELLED)
                 closed = Game(row, old.doc, old.match) if old.row.kind == KIND else None
     doc = TableDoc(seats=(Seat(short_name(person.name), person.user_id), None), room_code=new_code())
-    row = await service.db.games.create(
-        chat_id=chat_id,
-        kind=KIND,
-        status=GameStatus.LOBBY,
-        preset=preset,
-        creator_id=person.user_id,
-        data=doc.to_json(),
-    )
+    with chat_free():
+        row = await service.db.games.create(
+            chat_id=chat_id,
+            kind=KIND,
+            status=GameStatus.LOBBY,
+            preset=preset,
+            creator_id=person.user_id,
+            data=doc.to_json(),
+        )
     return Opened(load_game(row), closed)
 
 

@@ -10,18 +10,18 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, replace
 
 from bot import absence, scores, texts
 from bot.clock import TurnClock
 from bot.locks import GameLocks
 from bot.presenter import Presenter
-from bot.tables import DEFAULT_LEVEL, Game, Seat, TableDoc, load_game, record_of, remember, turn_number
+from bot.tables import DEFAULT_LEVEL, Game, Seat, TableDoc, computer_name, load_game, record_of, remember, turn_number
 from engine import IllegalMoveError, Match, Move, Rules, Tile
 from engine.players import LEVELS, player_for
-from storage import Database, GameStatus, StaleVersionError
+from storage import ChatBusyError, Database, GameStatus, StaleVersionError
 from storage.games import MoveLog
 
 log = logging.getLogger(__name__)
@@ -35,6 +35,16 @@ class TableError(ValueError):
     def __init__(self, key: str) -> None:
         super().__init__(key)
         self.key = key
+
+
+@contextmanager
+def chat_free() -> Iterator[None]:
+    """Around creating a game: the database's refusal of a chat's second open game (two requests
+    racing past the check before it) becomes the polite "a game is already running"."""
+    try:
+        yield
+    except ChatBusyError:
+        raise TableError("game_running") from None
 
 
 @dataclass(frozen=True)
@@ -57,17 +67,6 @@ class TapOutcome:
 def short_name(name: str) -> str:
     name = " ".join(name.split()) or "?"
     return name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 1] + "…"
-
-
-def computer_name(index: int, level: str) -> str:
-    """A group's computer seat, named with its level ("🤖 Hard 2"), which is fixed in the lobby.
-
-    A name is given once and kept for the whole game: captions, pictures and round results
-    all say it, so it may only carry what cannot change.  A private game's level can change
-    mid-game, so its computers are named without it (:func:`solo_computer_name`) and the level
-    is shown on a row of buttons under the game instead.
-    """
-    return f"🤖 {level.capitalize()} {index}"
 
 
 def solo_computer_name(index: int, opponents: int) -> str:
@@ -136,14 +135,15 @@ class GameService:
         if creator.private_ok:
             places[0] = Seat(short_name(creator.name), creator.user_id)
         doc = TableDoc(seats=tuple(places), computer_level=level, clock=clock)
-        row = await self.db.games.create(
-            chat_id=chat_id,
-            kind="group",
-            status=GameStatus.LOBBY,
-            preset=preset,
-            creator_id=creator.user_id,
-            data=doc.to_json(),
-        )
+        with chat_free():
+            row = await self.db.games.create(
+                chat_id=chat_id,
+                kind="group",
+                status=GameStatus.LOBBY,
+                preset=preset,
+                creator_id=creator.user_id,
+                data=doc.to_json(),
+            )
         return load_game(row)
 
     async def set_lobby_message(self, game: Game, message_id: int) -> Game:
@@ -247,14 +247,15 @@ class GameService:
         seats = [Seat(short_name(person.name), person.user_id)] + [
             Seat(solo_computer_name(i, opponents), level=level) for i in range(1, seats_count)
         ]
-        row = await self.db.games.create(
-            chat_id=chat_id,
-            kind="private",
-            status=GameStatus.LOBBY,
-            preset=preset,
-            creator_id=person.user_id,
-            data=TableDoc(seats=tuple(seats), computer_level=level).to_json(),
-        )
+        with chat_free():
+            row = await self.db.games.create(
+                chat_id=chat_id,
+                kind="private",
+                status=GameStatus.LOBBY,
+                preset=preset,
+                creator_id=person.user_id,
+                data=TableDoc(seats=tuple(seats), computer_level=level).to_json(),
+            )
         async with self.locked(row.id) as game:
             game = await self._deal_first(game)
         return await self._after_change(game)

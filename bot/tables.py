@@ -205,3 +205,14 @@ def turn_number(match: Match) -> int:
 
 def turn_key(match: Match) -> str:
     return f"{len(match.rounds) - 1}:{turn_number(match)}"
+
+
+def computer_name(index: int, level: str) -> str:
+    """A group's computer seat, named with its level ("🤖 Hard 2"), which is fixed in the lobby.
+
+    A name is given once and kept for the whole game: captions, pictures and round results
+    all say it, so it may only carry what cannot change.  A private game's level can change
+    mid-game, so its computers are named without it (:func:`solo_computer_name`) and the level
+    is shown on a row of buttons under the game instead.
+    """
+    return f"🤖 {level.capitalize()} {index}"

@@ -543,7 +543,6 @@ def settings_private() -> str:
     )
 
 
-
 def seats_button(count: int) -> str:
     return ngettext("{count} seat", "{count} seats", count).format(count=count)
 
@@ -693,7 +692,6 @@ def timeout_private(went_away: bool) -> str:
 
 def left_private() -> str:
     return _("🚪 You left the table: a computer plays your seat now. Tap the button whenever you want it back.")
-
 
 
 def back_private() -> str:

@@ -4,8 +4,17 @@ Nothing here knows Telegram or the rules; games are stored as JSON documents
 with a version number for optimistic concurrency, beside an append-only log of moves.
 """
 
-from storage.database import Database, StaleVersionError, database_path
+from storage.database import ChatBusyError, Database, StaleVersionError, database_path
 from storage.games import GameRow, GameStatus
 from storage.users import ChatRow, UserRow
 
-__all__ = ["ChatRow", "Database", "GameRow", "GameStatus", "StaleVersionError", "UserRow", "database_path"]
+__all__ = [
+    "ChatBusyError",
+    "ChatRow",
+    "Database",
+    "GameRow",
+    "GameStatus",
+    "StaleVersionError",
+    "UserRow",
+    "database_path",
+]

@@ -80,6 +80,7 @@ class ChatRepository:
             return 0
         moved = 0
         async with self._db.transaction() as connection:
+            await _one_open_game(connection, old, new)
             for table, column in CHAT_COLUMNS:
                 cursor = await connection.execute(f"UPDATE {table} SET {column} = ? WHERE {column} = ?", (new, old))
                 if table == "games":
@@ -116,3 +117,21 @@ async def _read(connection: aiosqlite.Connection, chat_id: int) -> ChatRow | Non
 
 def _chat(row: Any) -> ChatRow:
     return ChatRow(row[0], row[1], row[2], row[3], json.loads(row[4]))
+
+
+async def _one_open_game(connection: aiosqlite.Connection, old: int, new: int) -> None:
+    """Before chat ``old``'s games move into ``new``: if both have an open game, one is cancelled
+    (kept, not deleted), since a chat has at most one. A game being played wins over a lobby; of two
+    alike, the new chat's, where the people are now."""
+    query = "SELECT id, status FROM games WHERE chat_id = ? AND status IN ('lobby', 'playing')"
+    async with connection.execute(query, (old,)) as cursor:
+        moving = await cursor.fetchone()
+    async with connection.execute(query, (new,)) as cursor:
+        staying = await cursor.fetchone()
+    if moving is None or staying is None:
+        return
+    loser = staying if (moving[1], staying[1]) == ("playing", "lobby") else moving
+    await connection.execute(
+        "UPDATE games SET status = 'cancelled', version = version + 1, updated_at = ? WHERE id = ?",
+        (time.time(), loser[0]),
+    )

@@ -20,6 +20,10 @@ class StaleVersionError(RuntimeError):
     """Somebody else changed the game first: reload it and decide again."""
 
 
+class ChatBusyError(ValueError):
+    """The chat already has an open (lobby or playing) game; a chat has at most one."""
+
+
 class DatabaseUrlError(ValueError):
     pass
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import aiosqlite
 
-from storage.database import StaleVersionError
+from storage.database import ChatBusyError, StaleVersionError
 
 if TYPE_CHECKING:
     from storage.database import Database
@@ -77,14 +77,18 @@ class GameRepository:
     async def create(
         self, *, chat_id: int, kind: str, status: GameStatus, preset: str, creator_id: int, data: dict[str, Any]
     ) -> GameRow:
+        """A new game; :class:`ChatBusyError` if it would be the chat's second open one."""
         now = time.time()
-        async with self._db.transaction() as connection:
-            cursor = await connection.execute(
-                "INSERT INTO games (chat_id, kind, status, preset, creator_id, version, data, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)",
-                (chat_id, kind, status.value, preset, creator_id, json.dumps(data), now, now),
-            )
-            game_id = cursor.lastrowid
+        try:
+            async with self._db.transaction() as connection:
+                cursor = await connection.execute(
+                    "INSERT INTO games (chat_id, kind, status, preset, creator_id, version, data, created_at,"
+                    " updated_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)",
+                    (chat_id, kind, status.value, preset, creator_id, json.dumps(data), now, now),
+                )
+                game_id = cursor.lastrowid
+        except sqlite3.IntegrityError as error:
+            raise ChatBusyError(f"chat {chat_id} already has an open game") from error
         assert game_id is not None
         return GameRow(game_id, chat_id, kind, status, preset, creator_id, 0, data, now, now)
 

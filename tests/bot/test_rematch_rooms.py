@@ -120,3 +120,22 @@ def test_room_links() -> None:
     for bad in ("r12", "r_abcdefghijk", "j12", "r12_short", "r12_" + "a" * 41, f"r{'1' * 19}_abcdefghijkl"):
         assert rooms.parse(bad) is None, bad
     assert set(rooms.presets()) == set(texts.PRESET_TITLES)
+
+
+def test_a_rematch_asks_only_people_still_at_the_table_and_seats_computers_for_the_others() -> None:
+    seats = (
+        Seat("Ann", 1),
+        Seat("Bob", 2, away="kicked"),
+        Seat("Cid", 3, away="blocked"),
+        Seat("Dee", 4, away="left", timeouts=2),
+    )
+    doc = TableDoc(seats=seats, computer_level="hard")
+    assert rematch.people(doc) == [(1, "Ann"), (4, "Dee")]
+    request = RematchRequest(confirmed=(1, 4))
+    assert rematch.everyone_confirmed(doc, request)
+    fresh = rematch.fresh_doc(doc)
+    assert fresh.seats[0] == Seat("Ann", 1)
+    assert fresh.seats[3] == Seat("Dee", 4)  # present again, the count of run-outs afresh
+    assert [seat.is_computer for seat in fresh.seats if seat] == [False, True, True, False]
+    assert [seat.level for seat in fresh.seats[1:3] if seat] == ["hard", "hard"]
+    assert [seat.name for seat in fresh.seats[1:3] if seat] == ["🤖 Hard 1", "🤖 Hard 2"]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from storage import Database, GameStatus, StaleVersionError, database_path
+from storage import ChatBusyError, Database, GameStatus, StaleVersionError, database_path
 from storage.database import DatabaseUrlError
 from storage.games import MoveLog
 from storage.migrations import MIGRATIONS
@@ -111,4 +111,25 @@ async def test_users_keep_their_languages_and_reachability(tmp_path: Path) -> No
     await db.users.chat_seen(-100, "supergroup", "Friends")
     chat = await db.users.get_chat(-100)
     assert chat is not None and chat.title == "Friends" and chat.settings == {}
+    await db.close()
+
+
+async def test_a_chat_has_at_most_one_open_game(tmp_path: Path) -> None:
+    db = await _open(tmp_path)
+    game = dict(kind="group", preset="draw", creator_id=1, data={})
+    first = await db.games.create(chat_id=-5, status=GameStatus.LOBBY, **game)  # type: ignore[arg-type]
+    with pytest.raises(ChatBusyError):
+        await db.games.create(chat_id=-5, status=GameStatus.LOBBY, **game)  # type: ignore[arg-type]
+    other = await db.games.create(chat_id=-6, status=GameStatus.LOBBY, **game)  # type: ignore[arg-type]
+    await db.games.save(first, status=GameStatus.FINISHED)
+    again = await db.games.create(chat_id=-5, status=GameStatus.LOBBY, **game)  # type: ignore[arg-type]
+    assert (await db.games.active_in_chat(-5)) == again and other.chat_id == -6
+    # Moving a group into a supergroup that has an open game of its own keeps one open game there.
+    await db.chats.move(-5, -6)
+    open_games = [
+        row
+        for row in [await db.games.get(g.id) for g in (again, other)]
+        if row and row.status in (GameStatus.LOBBY, GameStatus.PLAYING)
+    ]
+    assert len(open_games) == 1
     await db.close()
