@@ -12,12 +12,13 @@ from aiogram import methods as aiogram_methods
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
-from aiogram.exceptions import TelegramNetworkError, TelegramUnauthorizedError
+from aiogram.exceptions import TelegramAPIError, TelegramNetworkError, TelegramUnauthorizedError
 from aiogram.methods.base import Response
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from pydantic import ValidationError
 
 from bot import manners, texts
+from bot.answers import AnswerMiddleware
 from bot.boards import BoardPainter
 from bot.chat_moves import on_migrate
 from bot.clock import TurnClock
@@ -112,6 +113,7 @@ async def run(settings: Settings) -> None:
     )
     pacer = Pacer(settings.group_messages_per_minute, settings.chat_messages_per_second, settings.messages_per_second)
     session.middleware(PacingMiddleware(pacer))
+    session.middleware(AnswerMiddleware())  # a tap's answer that fails never fails its handler
     bot = Bot(
         settings.bot_token.get_secret_value(),
         session=session,
@@ -142,7 +144,13 @@ async def run(settings: Settings) -> None:
             print("dominoes-bot: Telegram rejected BOT_TOKEN (401 Unauthorized)", file=sys.stderr)
             raise SystemExit(2) from None
         except TelegramNetworkError as error:
-            print(f"dominoes-bot: cannot reach {settings.telegram_api_url}: {error.message}", file=sys.stderr)
+            # aiohttp may quote the whole request URL, which carries the token: never print it.
+            problem = redact(error.message, settings.bot_token.get_secret_value())
+            print(f"dominoes-bot: cannot reach {settings.telegram_api_url}: {problem}", file=sys.stderr)
+            raise SystemExit(1) from None
+        except TelegramAPIError as error:  # e.g. 404: TELEGRAM_API_URL is not a Bot API server
+            problem = redact(error.message, settings.bot_token.get_secret_value())
+            print(f"dominoes-bot: {settings.telegram_api_url} answered getMe: {problem}", file=sys.stderr)
             raise SystemExit(1) from None
         log.info("running as @%s", me.username)
         await set_command_menus(bot)
@@ -162,10 +170,37 @@ async def run(settings: Settings) -> None:
         await session.close()
 
 
+def redact(text: str, token: str) -> str:
+    """``text`` without the bot token (nor its secret half): error messages may quote request URLs."""
+    for secret in (token, token.partition(":")[2]):
+        if secret:
+            text = text.replace(secret, "<BOT_TOKEN>")
+    return text
+
+
+class RedactingFormatter(logging.Formatter):
+    """Log lines (tracebacks included) never carry the bot token."""
+
+    def __init__(self, fmt: str, token: str) -> None:
+        super().__init__(fmt)
+        self.token = token
+
+    def format(self, record: logging.LogRecord) -> str:
+        return redact(super().format(record), self.token)
+
+
 def main() -> None:
     settings = load_settings()
-    logging.basicConfig(
-        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr
-    )
+    token = settings.bot_token.get_secret_value()
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(RedactingFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s", token))
+    logging.basicConfig(level=settings.log_level, handlers=[handler])
+    # aiosqlite's debug lines print every statement with its parameters: whole game records, hands
+    # included. The bot's own DEBUG lines never need them.
+    logging.getLogger("aiosqlite").setLevel(max(logging.getLogger().level, logging.INFO))
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(run(settings))
+        try:
+            asyncio.run(run(settings))
+        except Exception:  # through the redacting log, not Python's bare traceback on stderr
+            log.exception("the bot stopped on an unexpected error")
+            raise SystemExit(1) from None

@@ -37,10 +37,10 @@ class BoardPainter:
         pictures: PictureMaker,
         locks: GameLocks,
         pacer: Pacer,
-        languages: Languages | None = None,
+        languages: Languages,
     ) -> None:
         self.db = db
-        self.languages = languages or Languages(db)
+        self.languages = languages  # one for the whole bot: its cache must see every change
         self.outbox = outbox
         self.pictures = pictures
         self.locks = locks
@@ -89,7 +89,7 @@ class BoardPainter:
         match = game.match
         assert match is not None
         async with self.languages.speaking_to(game.row.chat_id):
-            picture = await self.pictures.table(match, game.doc.names())
+            picture = await self.pictures.table(match.table(), game.doc.names())
             caption = views.board_caption(game, match)
             markup = None if match.is_over else views.board_markup(game)
         # Sent under the game's lock, where results are posted: a board of a round whose result

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from aiogram.filters.callback_data import CallbackData
+from pydantic import Field
+
+# A game id as SQLite stores it (a signed 64-bit integer): forged data with a bigger number is
+# refused when it is unpacked, before any query could overflow.
+GameId = Annotated[int, Field(ge=-(2**63), le=2**63 - 1)]
 
 
 class LobbyTap(CallbackData, prefix="lb"):
@@ -10,7 +17,7 @@ class LobbyTap(CallbackData, prefix="lb"):
     seats (cycle the seat count), start, cancel.  A bare "add" (older keyboards) adds one of the
     lobby's last chosen level."""
 
-    game: int
+    game: GameId
     action: str
 
 
@@ -20,7 +27,7 @@ class TileTap(CallbackData, prefix="t"):
     ``end`` is empty for the first tap and names the end (l, r, u, d) once chosen.
     """
 
-    game: int
+    game: GameId
     version: int
     tile: str  # two digits, high half first: "64"
     end: str = ""
@@ -29,7 +36,7 @@ class TileTap(CallbackData, prefix="t"):
 class HandTap(CallbackData, prefix="h"):
     """ "My hand" under the group's board: send the tapping player's hand to their private chat."""
 
-    game: int
+    game: GameId
 
 
 class SoloTap(CallbackData, prefix="s"):
@@ -56,7 +63,7 @@ class LevelTap(CallbackData, prefix="lv"):
     It names the level rather than "next", so a double tap or an old keyboard cannot overshoot.
     """
 
-    game: int
+    game: GameId
     level: str
 
 
@@ -67,7 +74,7 @@ class RulesTap(CallbackData, prefix="r"):
 class RematchTap(CallbackData, prefix="rm"):
     """Rematch under a finished game's result: the tapping player confirms."""
 
-    game: int
+    game: GameId
 
 
 class RoomTap(CallbackData, prefix="ro"):
@@ -76,7 +83,7 @@ class RoomTap(CallbackData, prefix="ro"):
 
     action: str
     preset: str = ""
-    game: int = 0
+    game: GameId = 0
 
 
 class SettingsTap(CallbackData, prefix="cs"):
@@ -90,7 +97,7 @@ class SettingsTap(CallbackData, prefix="cs"):
 class AwayTap(CallbackData, prefix="aw"):
     """ "Take my seat back" (bot/manners.py): the person plays their away seat again."""
 
-    game: int
+    game: GameId
 
 
 class LanguageTap(CallbackData, prefix="lg"):

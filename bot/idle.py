@@ -19,8 +19,10 @@ from collections.abc import Callable
 
 from aiogram.filters.callback_data import CallbackData
 
+from bot import scores
 from bot.locks import GameLocks
-from storage import Database, GameStatus
+from bot.tables import load_game
+from storage import Database, GameRow, GameStatus
 
 log = logging.getLogger(__name__)
 
@@ -55,11 +57,21 @@ class IdleSweeper:
                 # A move may have come while we looked: only a game still idle is closed.
                 if fresh is None or fresh.status not in ACTIVE or fresh.updated_at >= cutoff:
                     continue
-                await self.db.games.save(fresh, status=GameStatus.CLOSED)
+                saved = await self.db.games.save(fresh, status=GameStatus.CLOSED)
+                await self._record(saved)
             closed.append(row.id)
         if closed:
             log.info("closed %d idle games: %s", len(closed), closed)
         return closed
+
+    async def _record(self, row: GameRow) -> None:
+        """A closed game is an abandoned one: kept with the scores, changing no rating."""
+        try:
+            game = load_game(row)
+        except (KeyError, TypeError, ValueError):
+            log.warning("game %s: closed, but its document cannot be read to record it", row.id)
+            return
+        await scores.record_quietly(self.db, game)
 
     def start(self) -> None:
         """Sweep every ``every`` seconds from now on, until :meth:`close` (the start-up sweep is the

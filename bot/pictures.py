@@ -111,8 +111,9 @@ class PictureMaker:
             self.start()
             return await asyncio.to_thread(draw, *args)
 
-    async def table(self, match: Match, names: Sequence[str]) -> Photo:
-        return await self._run(draw_table, match.table(), list(names))
+    async def table(self, table: Table, names: Sequence[str]) -> Photo:
+        """The group's picture: it takes the public Table itself, so nothing with a hand can be passed."""
+        return await self._run(draw_table, table, list(names))
 
     async def private(self, match: Match, seat: int, names: Sequence[str]) -> Photo:
         return await self._run(draw_private, match.observe(seat), list(names))

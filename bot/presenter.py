@@ -32,10 +32,10 @@ class Presenter:
         outbox: Outbox,
         pictures: PictureMaker,
         boards: BoardPainter,
-        languages: Languages | None = None,
+        languages: Languages,
     ) -> None:
         self.db = db
-        self.languages = languages or Languages(db)
+        self.languages = languages  # one for the whole bot: its cache must see every change
         self.outbox = outbox
         # Called under the game's lock with the seats whose hand could not be sent (the person
         # blocked the bot); bot/manners.py hands them to a computer.  Returns the game as saved.

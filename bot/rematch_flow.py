@@ -41,8 +41,11 @@ async def confirm(service: GameService, game_id: int, user_id: int) -> RematchOu
         request = rematch.request_of(game.doc)
         if request is None or game.row.status is not GameStatus.FINISHED:
             raise TableError("rematch_closed")
-        if user_id not in {person for person, _ in rematch.people(game.doc)}:
+        people = {person for person, _ in rematch.people(game.doc)}
+        if user_id not in people:
             raise TableError("rematch_not_player")
+        if game.row.kind == "room" and game.row.creator_id not in people:
+            raise TableError("rematch_closed")  # a room lives in its creator's chat, which is gone
         if request.state == STARTED:
             raise TableError("rematch_started")
         if request.state == CANCELLED:

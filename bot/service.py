@@ -459,7 +459,9 @@ class GameService:
 
     @staticmethod
     def _require_lobby(game: Game) -> None:
-        if game.row.status is not GameStatus.LOBBY:
+        # A group's lobby only: a friend room waiting for its friend is entered with its secret
+        # link (bot/rooms.py), never with a lobby button or "/start j<id>" naming its id.
+        if game.row.status is not GameStatus.LOBBY or game.row.kind != "group":
             raise TableError("lobby_closed")
 
     @staticmethod

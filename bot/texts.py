@@ -158,9 +158,14 @@ def rules_text(preset: str | None) -> str:
     return f"<b>{preset_title(preset)}</b>\n{_(PRESET_SUMMARIES[preset])}"
 
 
+ECHO_LIMIT = 40  # characters of what someone typed that an answer repeats
+
+
 def unknown_preset(word: str, command: str) -> str:
     """The answer to ``/<command> <word>`` for a rule set we do not have: the commands that would work."""
     known = ", ".join(f"/{command} {preset}" for preset in PRESET_TITLES)
+    if len(word) > ECHO_LIMIT:  # "/new xxx…" of thousands of characters: the answer must fit a message
+        word = word[: ECHO_LIMIT - 1] + "…"
     return _("I don't know the rule set “{word}”. Choose one of: {known}.").format(word=escape(word), known=known)
 
 

@@ -58,9 +58,12 @@ def board_markup(game: Game) -> InlineKeyboardMarkup | None:
 
 
 def status_lines(game: Game, match: Match) -> list[str]:
-    """Whose turn, tiles per seat, boneyard, scores and the last actions: shared by every caption."""
+    """Whose turn, tiles per seat, boneyard, scores and the last actions: shared by every caption.
+
+    Read from the round's public :class:`engine.Table` only (drawn tiles left out), never from
+    its hands: a caption goes to the group and to every seat alike."""
     names = game.doc.names()
-    state = match.round
+    state = match.table()
     rules = match.rules
     target = match.target
     title = f"<b>{texts.preset_title(rules.id)}</b>"
@@ -69,20 +72,20 @@ def status_lines(game: Game, match: Match) -> list[str]:
     lines = [title]
     if game.doc.killed:
         lines.append(texts.killed_line())
-    elif state.is_over:
+    elif state.end is not None:
         lines.append(texts.round_over())
     else:
         lines.append(texts.to_play(names[state.turn]) + _clock_suffix(game, match))
-    counts = " · ".join(f"{texts.escape(names[i])} {len(hand)}" for i, hand in enumerate(state.hands))
+    counts = " · ".join(f"{texts.escape(names[i])} {size}" for i, size in enumerate(state.hand_sizes))
     if rules.draws:
-        counts += " · " + texts.boneyard_count(len(state.boneyard))
+        counts += " · " + texts.boneyard_count(state.boneyard_count)
     lines.append(counts)
     away = absence.away_names(game.doc)
     if away and not match.is_over:
         lines.append(texts.away_line(away))
     if rules.is_match or rules.in_play.value != "none":
-        lines.append(texts.score_line(" · ".join(f"{texts.escape(names[i])} {s}" for i, s in enumerate(match.scores))))
-    recent = texts.describe_events(list(state.events[-8:]), names)[-3:]
+        lines.append(texts.score_line(" · ".join(f"{texts.escape(names[i])} {s}" for i, s in enumerate(state.scores))))
+    recent = texts.describe_events(list(state.history[-8:]), names)[-3:]
     if recent:
         lines.append(". ".join(recent) + ".")
     return lines

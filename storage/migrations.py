@@ -94,11 +94,18 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX result_seats_by_user ON result_seats (user_id, result_id);
     """,
     # 4: at most one open (lobby or playing) game per chat, kept by the database itself, so no race
-    # between two requests can open a second one; should an older database hold two, the newer stays
+    # between two requests can open a second one; should an older database hold two, the one being
+    # played stays (of two alike, the newer)
     """
     UPDATE games SET status = 'cancelled'
-    WHERE status IN ('lobby', 'playing')
-      AND id NOT IN (SELECT MAX(id) FROM games WHERE status IN ('lobby', 'playing') GROUP BY chat_id);
+    WHERE id IN (
+        SELECT id FROM (
+            SELECT id, ROW_NUMBER() OVER (
+                PARTITION BY chat_id ORDER BY status = 'playing' DESC, id DESC
+            ) AS keep_order
+            FROM games WHERE status IN ('lobby', 'playing')
+        ) WHERE keep_order > 1
+    );
     CREATE UNIQUE INDEX games_one_open_per_chat ON games (chat_id) WHERE status IN ('lobby', 'playing');
     """,
 )

@@ -215,12 +215,14 @@ class ResultRepository:
             " ORDER BY t.result_id DESC LIMIT 1"
         )
         sql = (
-            "SELECT s.player, COUNT(*), SUM(s.won),"
+            # Several computers of one level in one game are one game (and at most one win) for it.
+            "SELECT s.player, COUNT(DISTINCT s.result_id), COUNT(DISTINCT CASE WHEN s.won THEN s.result_id END),"
             f" (SELECT t.name FROM result_seats t WHERE {newest} ORDER BY t.result_id DESC LIMIT 1),"
             f" (SELECT t.user_id FROM result_seats t WHERE {newest} ORDER BY t.result_id DESC LIMIT 1),"
             f" (SELECT t.level FROM result_seats t WHERE {newest} ORDER BY t.result_id DESC LIMIT 1),"
             f" ({rated.format(column=mu)}), ({rated.format(column=sigma)})"
-            f" FROM result_seats s WHERE {where} s.finished = 1 GROUP BY s.player HAVING COUNT(*) >= ?"
+            f" FROM result_seats s WHERE {where} s.finished = 1 GROUP BY s.player"
+            " HAVING COUNT(DISTINCT s.result_id) >= ?"
         )
         rows = await self._db.connection.execute_fetchall(sql, (*parameters, min_games))
         return [

@@ -15,14 +15,16 @@ from bot.service import GameService, Person, TableError
 router = Router(name="common")
 
 JOIN_PREFIX = "j"
+GAME_ID_DIGITS = 18  # a longer number is no game id (SQLite's integers stop at 19 digits)
 
 
 @router.message(CommandStart(deep_link=True), F.chat.type == ChatType.PRIVATE)
 async def start_with_payload(message: Message, command: CommandObject, person: Person, service: GameService) -> None:
     payload = command.args or ""
-    if payload.startswith(JOIN_PREFIX) and payload[1:].isdigit():
+    number = payload[1:]
+    if payload.startswith(JOIN_PREFIX) and number.isascii() and number.isdigit() and len(number) <= GAME_ID_DIGITS:
         try:
-            game = await service.join(int(payload[1:]), person)
+            game = await service.join(int(number), person)
         except TableError as error:
             await message.answer(texts.alert(error.key))
             return
@@ -52,10 +54,13 @@ async def rules_command(message: Message, command: CommandObject) -> None:
 
 
 @router.callback_query(RulesTap.filter())
-async def rules_tap(query: CallbackQuery, callback_data: RulesTap) -> None:
+async def rules_tap(query: CallbackQuery, callback_data: RulesTap, service: GameService) -> None:
     if callback_data.preset not in texts.PRESET_TITLES:
         await query.answer(texts.alert("broken"), show_alert=True)
         return
     await query.answer()
-    if query.message is not None:
-        await query.message.answer(texts.rules_text(callback_data.preset))
+    if query.message is not None:  # a message for the whole chat: in its language, not the tapper's
+        chat_id = query.message.chat.id
+        async with service.presenter.languages.speaking_to(chat_id):
+            text = texts.rules_text(callback_data.preset)
+        await service.presenter.outbox.send_text(chat_id, text)

@@ -14,7 +14,7 @@ router = Router(name="play")
 
 
 def _tile(code: str) -> Tile | None:
-    if len(code) != 2 or not code.isdigit():
+    if len(code) != 2 or not (code.isascii() and code.isdigit()):  # not "²1": int() refuses it
         return None
     try:
         return tile_of(int(code[0]), int(code[1]))

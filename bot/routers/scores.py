@@ -88,7 +88,8 @@ async def top_tap(query: CallbackQuery, callback_data: TopTap, db: Database, ser
         await query.answer(score_texts.button_outdated(), show_alert=True)
         return
     await query.answer()
-    text, markup = await top_view(db, message.chat.id if _in_chat(message) else None, by_wins=by_wins)
+    async with service.presenter.languages.speaking_to(message.chat.id):  # the chat's words, not the tapper's
+        text, markup = await top_view(db, message.chat.id if _in_chat(message) else None, by_wins=by_wins)
     await service.presenter.outbox.edit_text(message.chat.id, message.message_id, text, markup)
 
 
@@ -170,7 +171,7 @@ async def export_command(message: Message, command: CommandObject, db: Database,
         return
     owner = None if in_chat or person is None else person.user_id
     if word:
-        if not word.isdigit() or len(word) > 12:
+        if not (word.isascii() and word.isdigit()) or len(word) > 12:
             await message.reply(score_texts.export_how())
             return
         result = await db.results.get(int(word))

@@ -37,8 +37,9 @@ async def sent_by_admin(message: Message, bot: Bot) -> bool:
 async def settings_command(message: Message, bot: Bot, service: GameService) -> None:
     admin = await sent_by_admin(message, bot)
     defaults = await chat_settings.chat_defaults(service.db, message.chat.id)
-    # Before a language is set, the group is spoken to in its writer's (this very reply's).
-    defaults = replace(defaults, language=current())
+    # A group without a language takes its writer's (this very reply's), as with its first /new.
+    language = await service.presenter.languages.adopt(message.chat.id, message.chat.type, current())
+    defaults = replace(defaults, language=language)
     markup = settings_markup(defaults) if admin else None
     await message.answer(settings_text(defaults, admin=admin), reply_markup=markup)
 

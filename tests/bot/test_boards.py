@@ -8,15 +8,22 @@ from dataclasses import replace
 from typing import Any, cast
 
 from bot.boards import BoardPainter
+from bot.languages import Languages
 from bot.locks import GameLocks
 from bot.outbox import Outbox
 from bot.pacing import Pacer
 from bot.pictures import Photo, PictureMaker
-from bot.tables import Game, Seat, TableDoc, turn_number
-from engine import Match, Rules
+from bot.tables import Game, Seat, TableDoc
+from engine import Match, Rules, Table
+from engine.events import Played
 from storage import Database, GameRow, GameStatus
 
 CHAT = -100
+
+
+def shown(table: Table) -> int:
+    """Which position a board shows: its round and the plays made in it."""
+    return 1000 * table.round_index + sum(1 for event in table.history if type(event) is Played)
 
 
 class Screen:
@@ -30,9 +37,10 @@ class Screen:
         self.rows: dict[int, GameRow] = {}
         self.pacer = Pacer(0, 0, 0)
 
-    async def table(self, match: Match, names: object) -> Photo:
+    async def table(self, table: Table, names: object) -> Photo:
         await asyncio.sleep(0)
-        return Photo(str(turn_number(match)).encode(), "t.png")
+        assert type(table) is Table  # the group's picture is drawn from the public table only
+        return Photo(str(shown(table)).encode(), "t.png")
 
     async def edit_photo(self, chat: int, message: int, data: bytes, *rest: object) -> bool:
         await self.pacer.before_send(chat)  # as the outbox does
@@ -64,7 +72,7 @@ def painter(screen: Screen, per_minute: float) -> BoardPainter:
     db = cast(Database, type("Db", (), {"games": screen, "chats": chats})())
     screen.pacer = Pacer(group_per_minute=per_minute, chat_per_second=0, overall_per_second=0)
     screen.pacer.groups.burst = 1
-    return BoardPainter(db, cast(Outbox, screen), cast(PictureMaker, screen), GameLocks(), screen.pacer)
+    return BoardPainter(db, cast(Outbox, screen), cast(PictureMaker, screen), GameLocks(), screen.pacer, Languages(db))
 
 
 def positions(count: int) -> list[Game]:
@@ -89,8 +97,8 @@ async def test_moves_made_while_the_group_waits_are_shown_as_one_newest_board() 
         boards.request(game)
         await asyncio.sleep(0)
     await boards.idle()
-    newest = turn_number(games[-1].match)  # type: ignore[arg-type]
-    assert screen.edits == [turn_number(games[0].match), newest]  # type: ignore[arg-type]
+    newest = shown(games[-1].match.table())  # type: ignore[union-attr]
+    assert screen.edits == [shown(games[0].match.table()), newest]  # type: ignore[union-attr]
     assert screen.sent == [] and screen.stored == []
 
 
@@ -107,7 +115,7 @@ async def test_a_new_round_gets_a_new_board_stored_and_the_old_one_deleted() -> 
     screen.rows[5] = game.row
     boards.request(moved)
     await boards.idle()
-    assert screen.sent == [turn_number(next_round)] and screen.edits == []
+    assert screen.sent == [shown(next_round.table())] and screen.edits == []
     assert screen.stored == [(1001, 1)] and screen.deleted == [7]
     # The next move of that round edits the new board, though the move's game still names the old one.
     boards.request(Game(game.row, game.doc, next_round.apply(next_round.round.legal_moves()[0])))

@@ -296,6 +296,25 @@ class FakeTelegram:
         self.recorder.user_action("message", f"{user.name} in {self._chat_name(chat)}: {text!r} ({outcome})", chat.id)
         return message
 
+    def edit(self, user: User, message: Message, text: str) -> Message:
+        """``user`` edits their own ``message`` to ``text``: an ``edited_message`` update, when the
+        bot would get the message so written (privacy mode in groups, as for :meth:`send`)."""
+        live = self._live(message)
+        if live.sent_by_bot or live.sender_id != user.id:
+            raise FakeTelegramError(f"{user.name} can only edit their own messages")
+        chat = self.world.chats[live.chat_id]
+        deliver = chat.type == "private" or self.factory.reaches_bot(
+            chat, text, live.reply_to, privacy_mode=self.privacy_mode
+        )
+        update = self.factory.edited_message(live, text, deliver=deliver)
+        outcome = f"update {update.update_id}" if update else "not delivered to the bot"
+        self.recorder.user_action(
+            "edit",
+            f"{user.name} edited message {live.message_id} in {self._chat_name(chat)}: {text!r} ({outcome})",
+            chat.id,
+        )
+        return live
+
     def start_bot(self, user: User, payload: str | None = None) -> Message:
         """The user opens the bot and presses Start (``/start`` or ``/start <payload>``)."""
         return self.send(user, "/start" if not payload else f"/start {payload}")

@@ -193,12 +193,15 @@ class ApiServer:
         files: dict[str, Upload],
         entry: Entry,
     ) -> Any:
-        """The call takes effect (``apply_before_hang``) or not, and its answer never comes."""
+        """The call takes effect (``apply_before_hang``) or not, and its answer never comes ("drop":
+        the connection is closed at once)."""
         if fault.apply_before_hang:
             with contextlib.suppress(ApiError):
                 result = self._call(spec, params, files, entry)
                 if isinstance(result, Waiting):
                     await result.coroutine
+        if fault.kind == "drop" and request.transport is not None:  # tests/e2e/fake_telegram/faults.py
+            request.transport.close()  # closed without an answer; the HTTP layer then cancels this call
         deadline = time.monotonic() + self.p.hang_seconds
         while time.monotonic() < deadline and not self._stopping:
             transport = request.transport

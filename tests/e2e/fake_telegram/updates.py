@@ -166,6 +166,14 @@ class UpdateFactory:
             return True
         return f"@{username}" in text.lower()
 
+    def edited_message(self, message: Message, text: str, *, deliver: bool = True) -> PendingUpdate | None:
+        """The sender changed their message's text: Telegram sends ``edited_message`` with an ``edit_date``."""
+        message.text = FormattedText(text, sort_entities(detect_entities(text)))
+        message.edit_date = self.world.now()
+        if not deliver:
+            return None
+        return self._push("edited_message", message_json(message, self.world))
+
     def service_message(self, user: User, chat: Chat, service: dict[str, Any]) -> tuple[Message, PendingUpdate]:
         message = self._store(chat, user, None, service=service)
         return message, self._push("message", message_json(message, self.world))

@@ -1,0 +1,30 @@
+"""Hostile input, the fast part of ``bench/scenarios/hostile.py``: about a thousand forged
+updates (junk and over-long callback data, every prefix with wrong fields, finished games,
+other chats and seats, old turns, replays, messages that do not exist, commands with junk
+arguments, edited messages) against running games, lobbies, rooms and finished games, between
+legit moves.  Nothing crashes, no game changes but by the rules, every forged tap is answered,
+and every request the bot makes is valid."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bench.scenarios.arena import bot_running
+from bench.scenarios.hostile import attack
+from tests.e2e.fake_telegram import FakeTelegram
+
+pytestmark = pytest.mark.asyncio(loop_scope="function")
+
+
+async def test_a_thousand_forged_updates(tmp_path: Path) -> None:
+    async with FakeTelegram() as fake, bot_running(fake, tmp_path) as bot:
+        result = await attack(fake, bot, updates=1000, burst=100, seed="hostile-test", report=False)
+    assert result["forged_updates"] >= 1000, result
+    assert result["bot_alive"], result
+    assert result["log_errors"] == 0, result["log_error_lines"]
+    assert result["illegal_changes"] == 0, result["illegal_change_lines"]
+    assert result["taps_answered"] == result["forged_taps"], result["unanswered"]
+    assert result["violations"] == 0, result["violation_lines"]
+    assert result["legit_moves"] > 0, result
