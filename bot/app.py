@@ -28,7 +28,7 @@ from bot.i18n import LANGUAGES, _, speaking
 from bot.idle import IdleSweeper
 from bot.languages import LanguageMiddleware, Languages
 from bot.locks import GameLocks
-from bot.middlewares import PeopleMiddleware
+from bot.middlewares import InFlight, PeopleMiddleware
 from bot.outbox import Outbox
 from bot.pacing import Pacer, PacingMiddleware
 from bot.pictures import PictureMaker
@@ -95,7 +95,9 @@ def _problem(location: tuple[int | str, ...], kind: str, message: str) -> str:
 
 def build_dispatcher(db: Database, service: GameService) -> Dispatcher:
     languages = service.presenter.languages
-    dispatcher = Dispatcher(db=db, service=service, languages=languages)
+    in_flight = InFlight()
+    dispatcher = Dispatcher(db=db, service=service, languages=languages, in_flight=in_flight)
+    dispatcher.update.outer_middleware(in_flight)
     people = PeopleMiddleware(db)
     speaking_to_reader = LanguageMiddleware(languages)
     for observer in (dispatcher.message, dispatcher.callback_query):
@@ -103,6 +105,10 @@ def build_dispatcher(db: Database, service: GameService) -> Dispatcher:
         observer.outer_middleware(speaking_to_reader)
     dispatcher.include_routers(*all_routers())
     return dispatcher
+
+
+# How long shutdown waits for the updates being handled (a move, its answer, its messages).
+SHUTDOWN_GRACE = 10.0
 
 
 async def run(settings: Settings) -> None:
@@ -159,8 +165,13 @@ async def run(settings: Settings) -> None:
         log.info("resumed %d running games", resumed)
         sweeper.start()
         heartbeat = asyncio.create_task(beat(), name="heartbeat")
-        await dispatcher.start_polling(bot, polling_timeout=settings.polling_timeout, handle_signals=True)
+        # The session stays open after polling stops: the updates still being handled need it.
+        await dispatcher.start_polling(
+            bot, polling_timeout=settings.polling_timeout, handle_signals=True, close_bot_session=False
+        )
         heartbeat.cancel()
+        if not await dispatcher["in_flight"].drained(SHUTDOWN_GRACE):
+            log.warning("stopping with updates still being handled")
     finally:
         await sweeper.close()
         await service.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -45,3 +46,39 @@ class PeopleMiddleware(BaseMiddleware):
         elif isinstance(event, CallbackQuery):
             data["person"] = None
         return await handler(event, data)
+
+
+class InFlight(BaseMiddleware):
+    """Counts the updates being handled, so that shutdown lets them finish before the database closes.
+
+    aiogram stops polling on SIGTERM but leaves the handlers it started running; closing the
+    database under them would fail a tap half-way (its move is committed or not, but unanswered).
+    """
+
+    def __init__(self) -> None:
+        self._running = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        self._running += 1
+        self._idle.clear()
+        try:
+            return await handler(event, data)
+        finally:
+            self._running -= 1
+            if self._running == 0:
+                self._idle.set()
+
+    async def drained(self, timeout: float) -> bool:
+        """Wait until no update is being handled (at most ``timeout`` seconds); whether none is."""
+        try:
+            await asyncio.wait_for(self._idle.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
