@@ -31,7 +31,8 @@ log = logging.getLogger(__name__)
 ATTEMPTS = 3
 PAUSE = 0.25  # seconds before the second try; doubled before the third
 MAX_WAIT = 3.0  # a flood wait longer than this is not waited for: the tap would have lapsed
-GONE = "query is too old"  # answered already, expired, or never existed
+# Telegram's words for a tap answered already, expired, or never existed.
+GONE = "query is too old"  # i18n: not shown
 
 
 class AnswerMiddleware(BaseRequestMiddleware):
