@@ -6,14 +6,8 @@ in raw and are escaped here (HTML parse mode).
 
 from __future__ import annotations
 
-import html
-
 from bot.i18n import _, ngettext
-from bot.texts import level_title, preset_title
-
-
-def escape(text: str) -> str:
-    return html.escape(text, quote=False)
+from bot.texts import escape, level_title, preset_title
 
 
 def computer(level: str | None) -> str:

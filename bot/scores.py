@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 
 from openskill.models import PlackettLuce
 
-from bot import score_texts
+from bot import score_texts, texts
 from bot.tables import DEFAULT_LEVEL, Game, Seat, load_game
 from engine import Match
 from storage import Database, GameStatus
@@ -210,7 +210,7 @@ class Change:
 
 def display_name(name: str, user_id: int | None, level: str | None) -> str:
     """A player's name as HTML: a person's own name, or the computer of that level."""
-    return score_texts.escape(name) if user_id is not None else score_texts.computer(level)
+    return texts.escape(name) if user_id is not None else score_texts.computer(level)
 
 
 def changes(result: GameResult) -> list[Change]:
