@@ -158,6 +158,7 @@ class GroupTable(Table):
     """Two people in a group playing ``block`` against each other; their hands are in private chats."""
 
     kind = "group"
+    preset = PRESET  # what the host's /new asks for
 
     def __init__(self, fake: FakeTelegram, monitor: Monitor, index: int, seed: int, think: float = 0.0) -> None:
         super().__init__(fake, monitor, index, seed, think)
@@ -195,7 +196,7 @@ class GroupTable(Table):
         self.seen.add(key)
         if after:
             self.counts["matches finished"] += 1
-        self.fake.send(self.host, f"/new {PRESET}", chat=self.group)
+        self.fake.send(self.host, f"/new {self.preset}", chat=self.group)
         self.counts["commands"] += 1
 
     def lobby(self, lobby: Message, shown: list[dict[str, Any]]) -> None:

@@ -59,15 +59,7 @@ SAMPLE_EVERY = 1.0
 class ClassicGroup(GroupTable):
     """bench/bot_people.py's group of two, playing one-round ``classic`` games one after another."""
 
-    def new_game(self, after: int) -> None:
-        key = ("new", after)
-        if key in self.seen:
-            return
-        self.seen.add(key)
-        if after:
-            self.counts["matches finished"] += 1
-        self.fake.send(self.host, f"/new {PRESET}", chat=self.group)
-        self.counts["commands"] += 1
+    preset = PRESET
 
 
 def rss_kb(pid: int) -> int:
