@@ -89,11 +89,9 @@ def parse(defaults: ChatDefaults, key: str, value: str) -> ChatDefaults:
 
 async def change(db: Database, chat_id: int, chat_type: str, key: str, value: str) -> tuple[ChatDefaults, bool]:
     """Apply one tap; returns the chat's defaults now and whether anything changed."""
-    stored = await db.chats.get(chat_id)
-    before = ChatDefaults.from_row(stored)
+    before = await chat_defaults(db, chat_id)
     after = parse(before, key, value)
-    unset_language = key == "lang" and (stored is None or stored.language is None)  # English by default
-    if after == before and not unset_language:
+    if after == before:
         return before, False
     # Only the tapped setting is written: two admins tapping at once each keep their change.
     if key == "lang":

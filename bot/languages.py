@@ -17,7 +17,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from aiogram import BaseMiddleware
-from aiogram.types import CallbackQuery, Message, TelegramObject, User
+from aiogram.types import Message, TelegramObject, User
 
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, language_of, speaking
 from storage import Database
@@ -97,8 +97,6 @@ class LanguageMiddleware(BaseMiddleware):
         language = personal
         if isinstance(event, Message) and event.chat.id < 0:
             language = await self.languages.of_chat(event.chat.id, writer=personal)
-        elif not isinstance(event, CallbackQuery | Message):
-            language = DEFAULT_LANGUAGE
         data["language"] = personal
         with speaking(language):
             return await handler(event, data)

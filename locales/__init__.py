@@ -19,8 +19,12 @@ def catalogue(language: str) -> Path:
     return DIRECTORY / language / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-def compile_in_memory(po_path: Path) -> bytes:
-    """The ``.mo`` of one catalogue, without writing it (fuzzy entries left out, as when compiled)."""
+def compile_in_memory(po_path: Path, *, check: bool = False) -> bytes:
+    """The ``.mo`` of one catalogue (fuzzy entries left out), without writing it.
+
+    With ``check``, a broken translation (Babel's checks: placeholders of %-format strings, plural
+    forms) raises ``ValueError`` naming the catalogue and the message.
+    """
     import io
 
     from babel.messages.mofile import write_mo
@@ -28,29 +32,20 @@ def compile_in_memory(po_path: Path) -> bytes:
 
     with po_path.open("rb") as source:
         catalog = read_po(source, locale=po_path.parent.parent.name)
+    if check:
+        problems = [f"{message.id!r}: {error}" for message, errors in catalog.check() for error in errors]
+        if problems:
+            raise ValueError(f"{po_path}: " + "; ".join(problems))
     compiled = io.BytesIO()
     write_mo(compiled, catalog, use_fuzzy=False)
     return compiled.getvalue()
 
 
 def compile_all(directory: Path = DIRECTORY) -> list[Path]:
-    """Compile every ``.po`` under ``directory`` into the ``.mo`` beside it; the ``.mo`` files written.
-
-    Raises ``ValueError`` naming the catalogue and the message when a translation is broken
-    (Babel's checks: placeholders of %-format strings, plural forms).
-    """
-    from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
-
+    """Compile every checked ``.po`` under ``directory`` into the ``.mo`` beside it; the ``.mo`` files written."""
     written = []
     for po_path in sorted(directory.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
-        with po_path.open("rb") as source:
-            catalog = read_po(source, locale=po_path.parent.parent.name)
-        problems = [f"{message.id!r}: {error}" for message, errors in catalog.check() for error in errors]
-        if problems:
-            raise ValueError(f"{po_path}: " + "; ".join(problems))
         mo_path = po_path.with_suffix(".mo")
-        with mo_path.open("wb") as target:
-            write_mo(target, catalog, use_fuzzy=False)
+        mo_path.write_bytes(compile_in_memory(po_path, check=True))
         written.append(mo_path)
     return written

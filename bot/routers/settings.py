@@ -3,8 +3,6 @@ became a supergroup (its games and settings move to the new chat id)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from aiogram import Bot, F, Router
 from aiogram.enums import ChatType
 from aiogram.filters import Command
@@ -36,10 +34,9 @@ async def sent_by_admin(message: Message, bot: Bot) -> bool:
 @router.message(Command("settings"), GROUPS)
 async def settings_command(message: Message, bot: Bot, service: GameService) -> None:
     admin = await sent_by_admin(message, bot)
-    defaults = await chat_settings.chat_defaults(service.db, message.chat.id)
     # A group without a language takes its writer's (this very reply's), as with its first /new.
-    language = await service.presenter.languages.adopt(message.chat.id, message.chat.type, current())
-    defaults = replace(defaults, language=language)
+    await service.presenter.languages.adopt(message.chat.id, message.chat.type, current())
+    defaults = await chat_settings.chat_defaults(service.db, message.chat.id)
     markup = settings_markup(defaults) if admin else None
     await message.answer(settings_text(defaults, admin=admin), reply_markup=markup)
 
