@@ -27,6 +27,9 @@ USER dominoes
 ENV DATABASE_URL=sqlite:////data/dominoes.sqlite3 \
     HEARTBEAT_FILE=/tmp/dominoes-bot.heartbeat
 VOLUME ["/data"]
+# Webhook mode only (WEBHOOK_URL set): POST <path of WEBHOOK_URL> and GET /health on WEBHOOK_PORT.
+# Long polling, the default, listens on nothing.
+EXPOSE 8080
 
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 CMD ["python", "-m", "bot.health"]
 CMD ["dominoes-bot"]

@@ -60,7 +60,7 @@ import sqlite3
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,6 +69,7 @@ sys.path.insert(0, str(ROOT))
 from bench.bot_monitor import Monitor, percentile  # noqa: E402
 from bench.bot_people import Table, tables  # noqa: E402
 from bench.bot_profile import Profiler, thread_cpu  # noqa: E402
+from bench.scenarios.instances import Cluster  # noqa: E402
 from tests.e2e.fake_telegram import FakeTelegram  # noqa: E402
 from tests.e2e.launcher import BotLauncher, bot_env  # noqa: E402
 
@@ -89,11 +90,15 @@ class Phase:
     seconds: float
     ramp: float  # the games begin spread over this many seconds
     aim: str
+    instances: int = 0  # 0: one process polling, on SQLite; N: N instances by webhook, on PostgreSQL and Redis
 
     @property
     def title(self) -> str:
         load = "saturated: people tap at once" if self.think == 0 else f"people think {self.think:g} s between taps"
-        return f"{self.name} phase ({load}), aim: {self.aim}"
+        where = ""
+        if self.instances:
+            where = f", {self.instances} instance{'s' if self.instances > 1 else ''} by webhook"
+        return f"{self.name} phase ({load}{where}), aim: {self.aim}"
 
 
 def arguments(argv: list[str] | None = None) -> argparse.Namespace:
@@ -133,13 +138,29 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--profile-out", type=Path, help="also keep the raw profile here")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (database, bot log)")
+    parser.add_argument(
+        "--instances",
+        type=int,
+        nargs="+",
+        metavar="N",
+        help="run each phase with N bot instances in webhook mode behind a round-robin balancer, on PostgreSQL "
+        "and Redis, once per N given (e.g. --instances 1 2: the same games on one and on two instances); "
+        "default: one process, long polling, SQLite",
+    )
     args = parser.parse_args(argv)
     if args.games < 1 or (args.seconds is not None and args.seconds <= 0) or args.think <= 0 or (args.ramp or 0) < 0:
         parser.error("--games, --seconds and --think must be positive, --ramp not negative")
+    if args.instances and (min(args.instances) < 1 or args.profile):
+        parser.error("--instances takes numbers from 1, and no --profile")
     return args
 
 
 def phases(args: argparse.Namespace) -> list[Phase]:
+    """The phases to run: each with every number of ``--instances`` in turn (the same games and seed)."""
+    return [replace(phase, instances=n) for phase in base_phases(args) for n in (args.instances or [0])]
+
+
+def base_phases(args: argparse.Namespace) -> list[Phase]:
     found = []
     if args.phase in ("both", "throughput"):
         seconds, ramp = args.seconds or 30.0, 2.0 if args.ramp is None else args.ramp
@@ -238,6 +259,7 @@ class Run:
         self.pid = 0
         self.profiler: Profiler | None = None
         self.monitor: Monitor | None = None
+        self.cluster: Cluster | None = None  # with --instances: the instances, their balancer and databases
 
     async def go(self) -> Monitor:
         args, phase = self.args, self.phase
@@ -248,12 +270,22 @@ class Run:
         # The group budget stays Telegram's (the board shows the newest table within it); the per-chat
         # and overall budgets would cap people who never think, not real ones (see the docstring).
         limits = {"GROUP_MESSAGES_PER_MINUTE": "20"}
-        env = profiler.environment(bot_env(fake, self.database, log_level="WARNING", extra=limits))
-        bot = BotLauncher(fake, self.log, env, command=profiler.command(sys.executable), new_session=True)
+        if phase.instances:
+            cluster = self.cluster = Cluster(
+                fake, self.workdir, phase.instances, extra={"LOG_LEVEL": "WARNING", **limits}
+            )
+            bots = cluster.instances
+        else:
+            env = profiler.environment(bot_env(fake, self.database, log_level="WARNING", extra=limits))
+            bots = [BotLauncher(fake, self.log, env, command=profiler.command(sys.executable), new_session=True)]
+        bot = bots[0]
         stop = asyncio.Event()
         helpers: list[asyncio.Task[None]] = []
         try:
-            await bot.start(timeout=START_TIMEOUT)  # until it polls: start-up is over
+            if self.cluster is not None:
+                await self.cluster.start()  # every instance serves its webhook, which is set
+            else:
+                await bot.start(timeout=START_TIMEOUT)  # until it polls: start-up is over
             helpers = [
                 asyncio.create_task(monitor.follow(stop), name="monitor"),
                 asyncio.create_task(loop_lag(self.lag, stop), name="lag"),
@@ -263,8 +295,9 @@ class Run:
             loop = asyncio.get_running_loop()
             self.pid = bot.pid
             threads_before = thread_cpu(bot.pid)
-            children_before = {pid: cpu_seconds(pid) for pid in bot.children()}
-            started_wall, started_cpu, started_own = time.time(), cpu_seconds(bot.pid), time.process_time()
+            children_before = {pid: cpu_seconds(pid) for b in bots for pid in b.children()}
+            started_wall, started_own = time.time(), time.process_time()
+            started_cpu = sum(cpu_seconds(b.pid) for b in bots)
             busy_before = machine_busy()
             monitor.drain()
             monitor.window = (monitor.now(), float("inf"))
@@ -272,14 +305,16 @@ class Run:
             deadline = loop.time() + phase.seconds
             ramp = min(phase.ramp, phase.seconds / 2) / len(self.tables)
             await asyncio.gather(
-                watch(bot, deadline), *(table.run(deadline, i * ramp) for i, table in enumerate(self.tables))
+                *(watch(b, deadline) for b in bots),
+                *(table.run(deadline, i * ramp) for i, table in enumerate(self.tables)),
             )
             ended = monitor.now()
             self.wall = (started_wall, time.time())
             self.window = self.wall[1] - self.wall[0]
-            self.bot_cpu = cpu_seconds(bot.pid) - started_cpu
+            self.bot_cpu = sum(cpu_seconds(b.pid) for b in bots) - started_cpu
+            children_after = {pid for b in bots for pid in b.children()}
             self.children_cpu = sum(
-                cpu_seconds(pid) - children_before.get(pid, 0.0) for pid in {*children_before, *bot.children()}
+                cpu_seconds(pid) - children_before.get(pid, 0.0) for pid in {*children_before, *children_after}
             )
             self.threads = {tid: seconds - threads_before.get(tid, 0.0) for tid, seconds in thread_cpu(bot.pid).items()}
             self.own_cpu = time.process_time() - started_own
@@ -295,11 +330,22 @@ class Run:
                     await task
             if bot.process is not None:
                 await profiler.finish()
-                await bot.stop(STOP_TIMEOUT)
+            for b in bots:
+                if b.process is not None:
+                    await b.stop(STOP_TIMEOUT)
+            if self.cluster is not None:
+                await self.cluster.balancer.stop()
             await fake.stop()
-        if bot.returncode not in (0, -signal.SIGTERM):
-            print(f"warning: the bot exited with status {bot.returncode}", file=sys.stderr)
-        self.moves = count_moves(self.database, *self.wall)
+        for b in bots:
+            if b.returncode not in (0, -signal.SIGTERM):
+                print(f"warning: a bot exited with status {b.returncode}", file=sys.stderr)
+        if self.cluster is not None:
+            try:
+                self.moves = await self.cluster.count_moves(*self.wall)
+            finally:
+                await self.cluster.drop()
+        else:
+            self.moves = count_moves(self.database, *self.wall)
         self.violations = [str(v) for v in fake.violations]
         return monitor
 
@@ -314,6 +360,8 @@ class Outcome:
     calls_per_move: float
     p95_ms: float
     fake_ms_per_move: float  # this process's CPU (fake server + people) per move
+    p50_ms: float = float("nan")
+    p99_ms: float = float("nan")
 
 
 def report(run: Run, monitor: Monitor) -> tuple[str, Outcome]:
@@ -329,22 +377,28 @@ def report(run: Run, monitor: Monitor) -> tuple[str, Outcome]:
         f"== {phase.title} ==",
         f"  {args.games} concurrent {args.mode} games of block, {phase.seconds:g} s, seed {args.seed}, "
         f"think {phase.think:g} s, ramp {phase.ramp:g} s, {os.cpu_count()} CPUs",
-        "  bot: COMPUTER_DELAY=0 PRIVATE_COMPUTER_DELAY=0 POLLING_TIMEOUT=1 LOG_LEVEL=WARNING, SQLite in a temp dir,"
-        " GROUP_MESSAGES_PER_MINUTE=20, no per-chat or overall budget"
+        "  bot: COMPUTER_DELAY=0 PRIVATE_COMPUTER_DELAY=0 LOG_LEVEL=WARNING, "
+        + (
+            f"{phase.instances} instance(s) by webhook behind a round-robin balancer, PostgreSQL and Redis, "
+            "RENDER_WORKERS=1 each,"
+            if phase.instances
+            else "POLLING_TIMEOUT=1, SQLite in a temp dir,"
+        )
+        + " GROUP_MESSAGES_PER_MINUTE=20, no per-chat or overall budget"
         + (f", profiled with {run.profile}" if run.profile else ""),
         "",
         "latency, update delivered -> bot's first request in answer (ms)"
         + (" [closed loop: mostly queueing, not the latency aim]" if phase.think == 0 else ""),
         f"  {'update':<12} {'count':>7} {'p50':>8} {'p95':>8} {'p99':>8} {'max':>8} {'no answer':>10}",
     ]
-    p95_all = float("nan")
+    p50_all = p95_all = p99_all = float("nan")
     for row in monitor.latencies():
         ms = [v * 1000 for v in row.values]
         p50, p95, p99 = (percentile(ms, q) for q in (50, 95, 99))
         top = ms[-1] if ms else float("nan")
         lines.append(f"  {row.kind:<12} {len(ms):>7} {p50:>8.1f} {p95:>8.1f} {p99:>8.1f} {top:>8.1f} {row.missing:>10}")
         if row.kind == "all updates":
-            p95_all = p95
+            p50_all, p95_all, p99_all = p50, p95, p99
     if phase.name == "latency":
         verdict = "met" if p95_all <= AIM_P95_MS else "MISSED"
         lines.append(f"  aim: p95 <= {AIM_P95_MS:.0f} ms with {args.games} games: {verdict}")
@@ -388,23 +442,26 @@ def report(run: Run, monitor: Monitor) -> tuple[str, Outcome]:
     lines += [f"    {v}" for v in run.violations[:5]]
     if run.profiler is not None:
         lines += ["", run.profiler.report(run.pid, run.threads, moves)]
-    outcome = Outcome(phase, rate, total / max(moves, 1), p95_all, fake_ms)
+    outcome = Outcome(phase, rate, total / max(moves, 1), p95_all, fake_ms, p50_all, p99_all)
     return "\n".join(lines), outcome
 
 
 def summary(outcomes: list[Outcome]) -> str:
     lines = ["== summary =="]
     for o in outcomes:
+        where = f" on {o.phase.instances} instance(s) by webhook" if o.phase.instances else ""
+        spread = f"p50 {o.p50_ms:.1f} ms, p95 {o.p95_ms:.1f} ms, p99 {o.p99_ms:.1f} ms"
         if o.phase.name == "throughput":
             verdict = "met" if o.moves_per_second >= AIM_MOVES_PER_SECOND else "MISSED"
             lines.append(
-                f"  throughput (think 0): {o.moves_per_second:.1f} moves/s, aim {o.phase.aim}: {verdict}; "
-                f"{o.calls_per_move:.2f} Bot API calls per move; fake + people {o.fake_ms_per_move:.2f} ms CPU/move"
+                f"  throughput (think 0){where}: {o.moves_per_second:.1f} moves/s, aim {o.phase.aim}: {verdict}; "
+                f"{spread}; {o.calls_per_move:.2f} Bot API calls per move; "
+                f"fake + people {o.fake_ms_per_move:.2f} ms CPU/move"
             )
         else:
             verdict = "met" if o.p95_ms <= AIM_P95_MS else "MISSED"
             lines.append(
-                f"  latency (think {o.phase.think:g} s): p95 {o.p95_ms:.1f} ms over all updates, aim {o.phase.aim}: "
+                f"  latency (think {o.phase.think:g} s){where}: {spread} over all updates, aim {o.phase.aim}: "
                 f"{verdict}; {o.moves_per_second:.1f} moves/s"
             )
     return "\n".join(lines)

@@ -4,7 +4,8 @@ Everything comes from timestamps the fake already records (``tests/e2e/fake_tele
 
 - a request's ``Entry.at`` is when the fake started handling it (seconds since the fake started);
 - a ``getUpdates`` entry is recorded when the call returns, with ``at + duration`` the moment the
-  updates in its ``response`` were handed to the bot.
+  updates in its ``response`` were handed to the bot;
+- in webhook mode, a ``webhook`` entry's ``at`` is when the fake began to POST that update.
 
 The request that answers an update: for a callback query, the bot's ``answerCallbackQuery`` with its
 id (the bot answers every tap, and answers before it redraws anything); for a message, the first
@@ -24,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from tests.e2e.fake_telegram import FakeTelegram
+from tests.e2e.fake_telegram import CallbackQuery, FakeTelegram
 
 TILE_PREFIX = "t:"  # bot/callbacks.py TileTap: tile taps and choices of an end
 
@@ -55,7 +56,9 @@ class Monitor:
     """Follows the transcript; wakes whoever watches a chat or a callback when a request touches it."""
 
     def __init__(self, fake: FakeTelegram) -> None:
+        self.fake = fake
         self.recorder = fake.recorder
+        self._queries: dict[int, CallbackQuery] = {}  # by update id, for updates posted to a webhook
         self.watch_chat: dict[int, Callable[[], None]] = {}
         self.watch_callback: dict[str, Callable[[], None]] = {}
         self.taps: dict[str, Tap] = {}
@@ -93,6 +96,9 @@ class Monitor:
         self.entries_seen += len(batch)
         wake: set[Callable[[], None]] = set()
         for entry in batch:
+            if entry.kind == "webhook":  # webhook mode: an update POSTed to the bot
+                self._posted(entry.params, entry.chat_id, entry.at)
+                continue
             if entry.kind != "request":
                 continue
             if entry.method == "getUpdates":
@@ -122,6 +128,20 @@ class Monitor:
         start, end = self.window
         if start <= at <= end:
             self.calls[method] += 1
+
+    def _posted(self, params: dict[str, Any], chat_id: int | None, at: float) -> None:
+        """An update the fake began to POST to the webhook (any attempt: the first one that
+        reaches the bot counts, as a repeated getUpdates would)."""
+        kind = params.get("type")
+        if kind == "callback_query":
+            query = self._queries.get(int(params["update_id"]))
+            if query is None:
+                self._queries = {q.update_id: q for q in self.fake.callback_queries}
+                query = self._queries.get(int(params["update_id"]))
+            if query is not None:
+                self._delivered([{"callback_query": {"id": query.id, "data": query.data}}], at)
+        elif kind == "message" and chat_id is not None:
+            self._delivered([{"message": {"chat": {"id": chat_id}}}], at)
 
     def _delivered(self, updates: list[dict[str, Any]], at: float) -> None:
         for update in updates:

@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-SCENARIOS = ("crash", "faults", "hostile", "concurrency", "secrecy", "load")
+SCENARIOS = ("crash", "faults", "hostile", "concurrency", "secrecy", "load", "instances")
 
 # What each scenario's figures call "tried" and "lost" (the first key found is shown).
 TRIED = {
@@ -40,6 +40,7 @@ TRIED = {
     "concurrency": ("taps", "tried"),
     "secrecy": ("games", "messages checked", "tried"),
     "load": ("games", "tried"),
+    "instances": ("games", "skipped"),
 }
 LOST = {
     "crash": ("moves lost", "moves applied twice", "not resumed", "integrity failures", "log errors"),
@@ -48,6 +49,7 @@ LOST = {
     "concurrency": ("moves applied", "extra moves", "lost"),
     "secrecy": ("leaks", "lost"),
     "load": ("errors", "lost"),
+    "instances": ("not finished", "moves lost", "moves applied twice", "log errors"),
 }
 
 

@@ -1,21 +1,31 @@
-"""Start-up: settings, logging, the database, the dispatcher with its routers, then long polling."""
+"""Start-up: settings, logging, the database, the dispatcher with its routers, then long polling or a webhook."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+import signal
 import sys
+from urllib.parse import urlsplit
 
 from aiogram import Bot, Dispatcher
 from aiogram import methods as aiogram_methods
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
-from aiogram.exceptions import TelegramAPIError, TelegramNetworkError, TelegramUnauthorizedError
+from aiogram.exceptions import (
+    TelegramAPIError,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramUnauthorizedError,
+)
 from aiogram.methods.base import Response
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+from aiogram.webhook.aiohttp_server import SimpleRequestHandler
+from aiohttp import web
 from pydantic import ValidationError
+from redis.asyncio import Redis
 
 from bot import manners, texts
 from bot.answers import AnswerMiddleware
@@ -27,15 +37,16 @@ from bot.health import beat
 from bot.i18n import LANGUAGES, _, speaking
 from bot.idle import IdleSweeper
 from bot.languages import LanguageMiddleware, Languages
-from bot.locks import GameLocks
+from bot.locks import GameLocks, SharedGameLocks
 from bot.middlewares import InFlight, PeopleMiddleware
 from bot.outbox import Outbox
-from bot.pacing import Pacer, PacingMiddleware
+from bot.pacing import Pacer, PacingMiddleware, SharedPacer
 from bot.pictures import PictureMaker
 from bot.presenter import Presenter
 from bot.routers import all_routers
 from bot.service import GameService
 from bot.session import OneWriteSession
+from bot.wakeups import WakeSweeper
 from storage import Database
 
 log = logging.getLogger("bot")
@@ -113,11 +124,15 @@ SHUTDOWN_GRACE = 10.0
 
 async def run(settings: Settings) -> None:
     response_models = keep_response_models()  # noqa: F841 - held for the life of the bot
-    db = await Database.open(settings.database_url)
+    db = await Database.open(settings.database_url, wake_grace=settings.wake_grace_seconds)
+    redis = Redis.from_url(settings.redis_url) if settings.redis_url else None
+    if db.shared and redis is None:
+        log.warning("a shared database without REDIS_URL: game locks and send budgets are this process's alone")
     session = OneWriteSession(
         api=TelegramAPIServer.from_base(settings.telegram_api_url), timeout=settings.request_timeout
     )
-    pacer = Pacer(settings.group_messages_per_minute, settings.chat_messages_per_second, settings.messages_per_second)
+    budgets = (settings.group_messages_per_minute, settings.chat_messages_per_second, settings.messages_per_second)
+    pacer = Pacer(*budgets) if redis is None else SharedPacer(redis, *budgets)
     session.middleware(PacingMiddleware(pacer))
     session.middleware(AnswerMiddleware())  # a tap's answer that fails never fails its handler
     bot = Bot(
@@ -128,7 +143,7 @@ async def run(settings: Settings) -> None:
     outbox = Outbox(bot)
     pictures = PictureMaker(settings.render_workers)
     pictures.start()
-    locks = GameLocks()
+    locks = GameLocks() if redis is None else SharedGameLocks(redis)
     languages = Languages(db)
     boards = BoardPainter(db, outbox, pictures, locks, pacer, languages)
     service = GameService(
@@ -142,6 +157,7 @@ async def run(settings: Settings) -> None:
     manners.install(service)  # the turn clock's run-outs, and hands that cannot be delivered
     outbox.on_migrate = on_migrate(service)
     sweeper = IdleSweeper(db, locks, idle_days=settings.idle_close_days, every=settings.idle_sweep_seconds)
+    wakeups = WakeSweeper(service, every=settings.wake_sweep_seconds, lease=settings.wake_grace_seconds)
     dispatcher = build_dispatcher(db, service)
     try:
         try:
@@ -164,21 +180,89 @@ async def run(settings: Settings) -> None:
         resumed = await service.resume()
         log.info("resumed %d running games", resumed)
         sweeper.start()
+        wakeups.start()
         heartbeat = asyncio.create_task(beat(), name="heartbeat")
-        # The session stays open after polling stops: the updates still being handled need it.
-        await dispatcher.start_polling(
-            bot, polling_timeout=settings.polling_timeout, handle_signals=True, close_bot_session=False
-        )
+        if settings.webhook_mode:
+            await serve_webhook(bot, dispatcher, settings)
+        else:
+            # getUpdates is refused while a webhook is set: a bot moved back from webhook mode
+            # takes its updates by polling again (those waiting for the webhook included).
+            await bot.delete_webhook(drop_pending_updates=False)
+            # The session stays open after polling stops: the updates still being handled need it.
+            await dispatcher.start_polling(
+                bot, polling_timeout=settings.polling_timeout, handle_signals=True, close_bot_session=False
+            )
         heartbeat.cancel()
         if not await dispatcher["in_flight"].drained(SHUTDOWN_GRACE):
             log.warning("stopping with updates still being handled")
     finally:
+        await wakeups.close()
         await sweeper.close()
         await service.close()
         boards.close()
         pictures.close()
         await db.close()
         await session.close()
+        if redis is not None:
+            await redis.aclose()
+
+
+async def serve_webhook(bot: Bot, dispatcher: Dispatcher, settings: Settings) -> None:
+    """Take updates by webhook until SIGTERM or SIGINT: serve the webhook's path (and ``/health``),
+    then ask Telegram to post there.
+
+    Each update is answered only once it has been handled (``handle_in_background=False``): an
+    instance killed halfway leaves its request unanswered, and Telegram (or the load balancer,
+    trying the next instance) delivers it again, where the game's version makes a repeat harmless.
+    Several instances all ask for the same webhook, which Telegram treats as no change.
+    """
+    handler = SimpleRequestHandler(
+        dispatcher, bot, handle_in_background=False, secret_token=settings.webhook_secret.get_secret_value()
+    )
+    app = web.Application()
+    # Not handler.register(): its shutdown hook would close the bot's session under the updates
+    # still being handled; run() drains them first and closes the session itself.
+    app.router.add_post(urlsplit(settings.webhook_url).path or "/", handler.handle)
+    app.router.add_get("/health", _health)
+    runner = web.AppRunner(app, handle_signals=False, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, settings.webhook_host, settings.webhook_port)
+    await site.start()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signal_number in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signal_number, stop.set)
+    try:
+        await ask_for_webhook(bot, dispatcher, settings)
+        log.info("taking updates by webhook on %s:%d", settings.webhook_host, settings.webhook_port)
+        await stop.wait()
+    finally:
+        await site.stop()  # no new updates; the ones being handled finish (run() waits for them)
+        if not await dispatcher["in_flight"].drained(SHUTDOWN_GRACE):
+            log.warning("stopping with updates still being handled")
+        await runner.cleanup()
+
+
+async def ask_for_webhook(bot: Bot, dispatcher: Dispatcher, settings: Settings, attempts: int = 5) -> None:
+    """``setWebhook``, waiting out "Too Many Requests" (instances starting together all ask)."""
+    for attempt in range(1, attempts + 1):
+        try:
+            await bot.set_webhook(
+                settings.webhook_url,
+                secret_token=settings.webhook_secret.get_secret_value(),
+                max_connections=settings.webhook_max_connections,
+                allowed_updates=dispatcher.resolve_used_update_types(),
+                drop_pending_updates=False,
+            )
+            return
+        except TelegramRetryAfter as error:
+            if attempt == attempts:
+                raise
+            await asyncio.sleep(min(float(error.retry_after), 30.0))
+
+
+async def _health(request: web.Request) -> web.Response:
+    return web.Response(text="ok")  # i18n: not shown
 
 
 def redact(text: str, token: str) -> str:

@@ -22,7 +22,7 @@ from bot.locks import GameLocks
 from bot.outbox import Outbox
 from bot.pacing import Pacer
 from bot.pictures import Photo, PictureMaker
-from bot.tables import Game, load_game, remember
+from bot.tables import Game, load_game, remember, turn_number
 from engine import Match
 from storage import Database
 
@@ -47,9 +47,6 @@ class BoardPainter:
         self.pacer = pacer
         self._wanted: dict[int, Game] = {}
         self._painters: dict[int, asyncio.Task[None]] = {}
-        # The board each game shows, as (message id, round): kept here because the game a
-        # move hands over may have been read before this painter stored a new board.
-        self._shown: dict[int, tuple[int | None, int]] = {}
 
     def request(self, game: Game) -> None:
         """Show this state of the game's board (or a newer one) as soon as the group's budget allows."""
@@ -63,10 +60,6 @@ class BoardPainter:
         """Wait until every requested board has been shown (tests, shutdown)."""
         while self._painters:
             await asyncio.gather(*self._painters.values(), return_exceptions=True)
-
-    def forget(self, game_id: int) -> None:
-        """The game's board is no longer where it was (its chat moved): the next one is sent anew."""
-        self._shown.pop(game_id, None)
 
     def close(self) -> None:
         for task in self._painters.values():
@@ -98,25 +91,29 @@ class BoardPainter:
             newer = self._wanted.get(game.id)
             if newer is not None and newer.match is not None and len(newer.match.rounds) != len(match.rounds):
                 return
-            await self._show(game, match, picture, caption, markup)
+            # The game as stored now: another instance of the bot (or this one, since this board
+            # was asked for) may have moved on, and only the stored board message is where it is.
+            row = await self.db.games.get(game.id)
+            if row is None:
+                return
+            stored = load_game(row)
+            if stored.match is not None and turn_number(stored.match) > turn_number(match):
+                return  # a newer board is the business of whoever made the newer move
+            await self._show(stored, match, picture, caption, markup)
 
     async def _show(
-        self, game: Game, match: Match, picture: Photo, caption: str, markup: InlineKeyboardMarkup | None
+        self, stored: Game, match: Match, picture: Photo, caption: str, markup: InlineKeyboardMarkup | None
     ) -> None:
-        chat_id = game.row.chat_id
-        board, board_round = self._shown.get(game.id, (game.doc.board_message, game.doc.board_round))
+        chat_id = stored.row.chat_id
+        board, board_round = stored.doc.board_message, stored.doc.board_round
         current_round = len(match.rounds) - 1
-        if match.is_over:
-            self._shown.pop(game.id, None)
         same_round = board is not None and board_round == current_round
         if same_round and await self.outbox.edit_photo(chat_id, board, *picture, caption, markup):  # type: ignore[arg-type]
             return
         message_id = await self.outbox.send_photo(chat_id, *picture, caption, markup)
         if message_id is None:
             return
-        if not match.is_over:
-            self._shown[game.id] = (message_id, current_round)
-        await self._store(game.id, message_id, current_round)
+        await self._store(stored.id, message_id, current_round)
         # The board it replaces (of the round just ended, whose result message now shows its
         # final table) goes, so that no stale "to play" and "My hand" stay behind.
         if board is not None:
@@ -129,4 +126,5 @@ class BoardPainter:
             return
         game = load_game(row)
         doc = replace(game.doc, board_message=message_id, board_round=board_round)
-        remember(await self.db.games.save(row, data=doc.to_json()), game.match)
+        # A new board message changes nothing about when the game needs looking after.
+        remember(await self.db.games.save(row, data=doc.to_json(), wake_at=row.wake_at), game.match)

@@ -46,7 +46,6 @@ async def move_chat(service: GameService, old: int, new: int) -> bool:
     log.info("chat %s became %s: %d games moved, game %s goes on there", old, new, moved, game.id)
     if game.row.kind != "group":
         return True
-    service.presenter.boards.forget(game.id)
     if game.row.status is GameStatus.LOBBY:
         async with service.presenter.languages.speaking_to(new):
             text, markup = views.lobby_text(game), views.lobby_markup(game)

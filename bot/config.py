@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # What a token from @BotFather looks like: the bot's numeric id, a colon, a 35-character secret.
@@ -16,7 +16,10 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
     bot_token: SecretStr = Field(description="the token from @BotFather")
-    database_url: str = Field(default="sqlite:///data/dominoes.sqlite3", description="sqlite:///path of the database")
+    database_url: str = Field(
+        default="sqlite:///data/dominoes.sqlite3",
+        description="sqlite:///path of the database, or postgresql://user:password@host:port/database",
+    )
     telegram_api_url: str = Field(default="https://api.telegram.org", description="the Bot API server's base URL")
     log_level: str = Field(default="INFO")
     computer_delay: float = Field(default=1.2, ge=0, le=10, description="seconds between computer moves in groups")
@@ -52,6 +55,55 @@ class Settings(BaseSettings):
     idle_sweep_seconds: float = Field(
         default=3600, gt=0, le=86400, description="seconds between two looks for idle games (and one at start-up)"
     )
+
+    # Several instances (README "Several instances"): Redis shares game locks and send budgets,
+    # Telegram posts updates to a webhook behind a load balancer. Unset: one process, long polling.
+    redis_url: str = Field(default="", description="redis://host:port/db; shares locks and budgets between instances")
+    webhook_url: str = Field(default="", description="public https URL Telegram posts updates to; unset: long polling")
+    webhook_secret: SecretStr = Field(
+        default=SecretStr(""), description="the secret_token checked on every webhook request"
+    )
+    webhook_host: str = Field(default="0.0.0.0", description="address the webhook server listens on")
+    webhook_port: int = Field(default=8080, ge=1, le=65535, description="port the webhook server listens on")
+    webhook_max_connections: int = Field(default=40, ge=1, le=100, description="setWebhook's max_connections")
+    wake_grace_seconds: float = Field(
+        default=10, gt=0, le=600, description="a running game nobody looked after for this long is taken over"
+    )
+    wake_sweep_seconds: float = Field(
+        default=1, gt=0, le=60, description="seconds between two looks for games nobody looks after"
+    )
+
+    @property
+    def webhook_mode(self) -> bool:
+        return bool(self.webhook_url)
+
+    @model_validator(mode="after")
+    def _webhook_needs_secret(self) -> Settings:
+        if self.webhook_url and not self.webhook_secret.get_secret_value():
+            raise ValueError("WEBHOOK_SECRET must be set with WEBHOOK_URL (1-256 of A-Z a-z 0-9 _ -)")
+        return self
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _secret_shape(cls, value: SecretStr) -> SecretStr:
+        secret = value.get_secret_value()
+        if secret and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", secret):
+            raise ValueError("WEBHOOK_SECRET may hold 1-256 of A-Z a-z 0-9 _ - only")
+        return value
+
+    @field_validator("webhook_url")
+    @classmethod
+    def _webhook_shape(cls, value: str) -> str:
+        if value and not re.match(r"^https?://[^\s/]+", value):
+            raise ValueError("WEBHOOK_URL must be an http(s) URL")
+        return value
+
+    @field_validator("redis_url")
+    @classmethod
+    def _redis_shape(cls, value: str) -> str:
+        if value and not re.match(r"^rediss?://", value):
+            raise ValueError("REDIS_URL must start with redis:// or rediss://")
+        return value
 
     @field_validator("bot_token")
     @classmethod

@@ -29,10 +29,13 @@ class Languages:
         self._chosen: dict[int, str | None] = {}  # user -> their /language choice
         self._codes: dict[int, str | None] = {}  # user -> Telegram's language_code, the latest seen
         self._chats: dict[int, str | None] = {}
+        # With several instances, a choice made through another one must count at once: read it
+        # from the database every time rather than keep it.
+        self._keep = not db.shared
 
     async def of_user(self, user_id: int, telegram_code: str | None = None) -> str:
         """A person's language; ``telegram_code`` is the update's ``from_user.language_code``, if there is one."""
-        if user_id not in self._chosen:
+        if user_id not in self._chosen or not self._keep:
             user = await self.db.users.get(user_id)
             self._chosen[user_id] = user.chosen_language if user and user.chosen_language in LANGUAGES else None
             self._codes[user_id] = user.language if user else None
@@ -44,7 +47,7 @@ class Languages:
         """The language of ``chat_id``: a user's for a private chat; a group's setting, else ``writer``'s."""
         if chat_id > 0:
             return await self.of_user(chat_id)
-        if chat_id not in self._chats:
+        if chat_id not in self._chats or not self._keep:
             row = await self.db.chats.get(chat_id)
             language = row.language if row is not None else None
             self._chats[chat_id] = language if language in LANGUAGES else None
@@ -64,7 +67,7 @@ class Languages:
 
     async def adopt(self, chat_id: int, chat_type: str, language: str) -> str:
         """A group without a language takes ``language`` (its first game's creator's); the group's language."""
-        if self._chats.get(chat_id) is None:
+        if self._chats.get(chat_id) is None or not self._keep:
             self._chats[chat_id] = await self.db.chats.adopt_language(chat_id, chat_type, language)
         return self._chats[chat_id] or language
 

@@ -1,13 +1,32 @@
-"""One asyncio lock per game: every change to a game, and every save of its messages, happens under it."""
+"""One lock per game: every change to a game, and every save of its messages, happens under it.
+
+With one bot process, an asyncio lock per game is enough (:class:`GameLocks`). With several
+instances behind a load balancer, two taps of one game may reach two processes, so the lock
+must live outside them: :class:`SharedGameLocks` takes the process's own lock and then a Redis
+lock with a time to live. The game's version, checked in the database's UPDATE, stays the
+final word either way: a lock that expired under a stalled holder can cost a retry, never a
+move applied twice (storage.StaleVersionError).
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 from collections import defaultdict
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
+    from redis.asyncio.lock import Lock
+
+log = logging.getLogger(__name__)
 
 
 class GameLocks:
-    """The lock of each game id, made on first use.
+    """The lock of each game id, made on first use, for one process.
 
     The service changes games under it, and the board painter saves a new board message under
     it, so that neither overwrites what the other has just stored.
@@ -16,5 +35,58 @@ class GameLocks:
     def __init__(self) -> None:
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
-    def __call__(self, game_id: int) -> asyncio.Lock:
+    def __call__(self, game_id: int) -> AbstractAsyncContextManager[object]:
         return self._locks[game_id]
+
+
+class SharedGameLocks(GameLocks):
+    """A game's lock held across every instance of the bot: this process's own, then Redis's.
+
+    The Redis lock expires ``ttl`` seconds after its holder stops renewing it (a killed
+    instance), so no game waits longer than that for a process that is gone; while held it is
+    renewed every third of ``ttl``, since a holder may wait for Telegram longer than that.
+    """
+
+    PREFIX = "dominoes:lock:game:"
+
+    def __init__(self, redis: Redis, *, ttl: float = 10.0, poll: float = 0.01) -> None:
+        super().__init__()
+        self.redis = redis
+        self.ttl = ttl
+        self.poll = poll
+
+    def __call__(self, game_id: int) -> AbstractAsyncContextManager[object]:
+        return self._held(game_id)
+
+    @contextlib.asynccontextmanager
+    async def _held(self, game_id: int) -> AsyncIterator[None]:
+        # The process's own lock first: coroutines of one instance queue here instead of polling Redis.
+        async with super().__call__(game_id):
+            lock = self.redis.lock(f"{self.PREFIX}{game_id}", timeout=self.ttl, sleep=self.poll, thread_local=False)
+            await lock.acquire()
+            keeper = asyncio.create_task(self._keep(lock, game_id), name=f"lock-{game_id}")
+            try:
+                yield
+            finally:
+                keeper.cancel()
+                await self._release(lock, game_id)
+
+    async def _keep(self, lock: Lock, game_id: int) -> None:
+        from redis.exceptions import RedisError
+
+        while True:
+            await asyncio.sleep(self.ttl / 3)
+            try:
+                await lock.reacquire()
+            except RedisError as error:  # it expired (or Redis went away): the version check still guards
+                log.warning("game %s: its shared lock could not be renewed (%s)", game_id, error)
+                return
+
+    @staticmethod
+    async def _release(lock: Lock, game_id: int) -> None:
+        from redis.exceptions import RedisError
+
+        try:
+            await lock.release()
+        except RedisError as error:
+            log.warning("game %s: its shared lock had expired before release (%s)", game_id, error)

@@ -21,16 +21,21 @@ never holds up a result.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from aiogram.client.session.middlewares.base import BaseRequestMiddleware, NextRequestMiddlewareType
 from aiogram.methods.base import TelegramType
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
 if TYPE_CHECKING:
     from aiogram import Bot
     from aiogram.methods import Response, TelegramMethod
+
+log = logging.getLogger(__name__)
 
 FORGET_AFTER = 10_000  # buckets kept before full ones are dropped
 
@@ -126,6 +131,102 @@ class Pacer:
 
 
 UNLIMITED = Pacer(0, 0, 0)
+
+
+# The same token buckets, kept in Redis for every instance of the bot at once. One call looks at
+# every bucket a message needs and, only if all of them hold ``need`` tokens, spends one from each:
+# checking and spending in two calls would let two instances spend the last token twice. Times
+# are Redis's own clock, so instances whose clocks differ still agree. Returns the seconds to
+# wait (a string: Redis turns Lua numbers into integers), "0" when it spent or may proceed.
+TAKE_TOKENS = """
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) + tonumber(clock[2]) / 1000000
+local need = tonumber(ARGV[1])
+local spend = ARGV[2] == '1'
+local levels = {}
+local wait = 0
+for i, key in ipairs(KEYS) do
+  local rate = tonumber(ARGV[1 + 2 * i])
+  local burst = tonumber(ARGV[2 + 2 * i])
+  local stored = redis.call('HMGET', key, 'tokens', 'at')
+  local tokens = burst
+  if stored[1] then
+    tokens = math.min(burst, tonumber(stored[1]) + math.max(0, now - tonumber(stored[2])) * rate)
+  end
+  levels[i] = tokens
+  local want = math.min(need, burst)
+  if tokens < want then
+    wait = math.max(wait, (want - tokens) / rate)
+  end
+end
+if wait > 0 or not spend then
+  return tostring(wait)
+end
+for i, key in ipairs(KEYS) do
+  local rate = tonumber(ARGV[1 + 2 * i])
+  local burst = tonumber(ARGV[2 + 2 * i])
+  redis.call('HSET', key, 'tokens', tostring(levels[i] - 1), 'at', tostring(now))
+  redis.call('PEXPIRE', key, math.ceil((burst + 1) / rate * 1000) + 1000)
+end
+return '0'
+"""
+
+
+class SharedPacer(Pacer):
+    """The budgets of :class:`Pacer`, shared through Redis by every instance of the bot.
+
+    Telegram counts what the bot sends, whichever process sends it, so with several instances
+    the buckets must be one. Should Redis fail, this process falls back on its own buckets (and
+    says so in the log) rather than stop sending.
+    """
+
+    PREFIX = "dominoes:pace:"
+
+    def __init__(
+        self,
+        redis: Redis,
+        group_per_minute: float = 20,
+        chat_per_second: float = 1,
+        overall_per_second: float = 30,
+    ) -> None:
+        super().__init__(group_per_minute, chat_per_second, overall_per_second)
+        self.redis = redis
+        self._take = redis.register_script(TAKE_TOKENS)
+
+    def _buckets(self, chat_id: int, *, group_only: bool = False) -> list[tuple[str, Buckets]]:
+        buckets = [] if group_only else [(f"chat:{chat_id}", self.chats), ("bot", self.overall)]
+        if chat_id < 0:
+            buckets.append((f"group:{chat_id}", self.groups))
+        return [(self.PREFIX + name, bucket) for name, bucket in buckets if bucket.rate > 0]
+
+    async def _wait(self, buckets: list[tuple[str, Buckets]], need: float, spend: bool) -> float:
+        keys = [key for key, _ in buckets]
+        arguments: list[float | int] = [need, int(spend)]
+        for _, bucket in buckets:
+            arguments += [bucket.rate, bucket.burst]
+        return float(await self._take(keys=keys, args=arguments))
+
+    async def before_send(self, chat_id: int) -> None:
+        buckets = self._buckets(chat_id)
+        if not buckets:
+            return
+        try:
+            while (wait := await self._wait(buckets, 1.0, spend=True)) > 0:
+                await asyncio.sleep(wait)
+        except RedisError as error:
+            log.warning("shared send budgets unavailable (%s); pacing this process alone", error)
+            await super().before_send(chat_id)
+
+    async def board_ready(self, chat_id: int) -> None:
+        buckets = self._buckets(chat_id, group_only=True)
+        if not buckets:
+            return
+        try:
+            while (wait := await self._wait(buckets, 2.0, spend=False)) > 0:
+                await asyncio.sleep(wait)
+        except RedisError as error:
+            log.warning("shared send budgets unavailable (%s); pacing this process alone", error)
+            await super().board_ready(chat_id)
 
 
 # Methods that put a message into a chat or change one: they spend the chat's budget.

@@ -44,7 +44,15 @@ class Presenter:
         self.boards = boards
 
     async def save_doc(self, game: Game, doc: TableDoc, status: GameStatus | None = None) -> Game:
-        row = await self.db.games.save(game.row, data=doc.to_json(), status=status)
+        """Store a change of the document (its messages, seats, options; never a move).
+
+        The game keeps its wake-up, so bookkeeping after a move was shown does not make the game
+        look unattended; a game without one gets the storage's default, so that a change that
+        needs showing is still looked at should this instance die first."""
+        if game.row.wake_at is None:
+            row = await self.db.games.save(game.row, data=doc.to_json(), status=status)
+        else:
+            row = await self.db.games.save(game.row, data=doc.to_json(), status=status, wake_at=game.row.wake_at)
         remember(row, game.match)
         return Game(row, doc, game.match)
 

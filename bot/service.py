@@ -27,6 +27,9 @@ from storage.games import MoveLog
 log = logging.getLogger(__name__)
 
 NAME_LIMIT = 24
+# Seconds past a person's deadline before another instance takes the run-out over: the timer of
+# the instance that armed it normally fires first.
+WAKE_SLACK = 1.0
 
 
 class TableError(ValueError):
@@ -102,14 +105,22 @@ class GameService:
 
     @asynccontextmanager
     async def locked(self, game_id: int) -> AsyncIterator[Game]:
-        """The game, loaded fresh under its lock: one change at a time per game."""
+        """The game, loaded fresh under its lock: one change at a time per game.
+
+        Should another instance of the bot have saved the game meanwhile (its lock expired under
+        a stalled holder), the database refuses this change (its version is checked in the
+        UPDATE) and the person is shown the game as it is now."""
         async with self.locks(game_id):
             row = await self.db.games.get(game_id)
             if row is None:
                 raise TableError("no_game")
             if row.status is GameStatus.CLOSED:
                 raise TableError("idle_closed")
-            yield load_game(row)
+            try:
+                yield load_game(row)
+            except StaleVersionError:
+                log.warning("game %s changed under this change; it was not applied", game_id)
+                raise TableError("stale") from None
 
     # --- lobby ---------------------------------------------------------------------------
 
@@ -268,7 +279,8 @@ class GameService:
         status = GameStatus.FINISHED if match.is_over else GameStatus.PLAYING
         doc = replace(absence.everyone_back(game.doc), record=record_of(match))
         doc = self.clock.stamp(doc, game.row.kind, match)
-        row = await self.db.games.save(game.row, status=status, data=doc.to_json(), moves=moves)
+        wake_at = self._wake_on_commit(Game(replace(game.row, status=status), doc, match))
+        row = await self.db.games.save(game.row, status=status, data=doc.to_json(), moves=moves, wake_at=wake_at)
         remember(row, match)
         return Game(row, doc, match)
 
@@ -317,7 +329,8 @@ class GameService:
         # Decided last: the next round's forced lead can end the round, and the match, by itself.
         status = GameStatus.FINISHED if match.is_over else GameStatus.PLAYING
         doc = self.clock.stamp(replace(game.doc, record=record_of(match)), game.row.kind, match)
-        row = await self.db.games.save(game.row, status=status, data=doc.to_json(), moves=moves)
+        wake_at = self._wake_on_commit(Game(replace(game.row, status=status), doc, match))
+        row = await self.db.games.save(game.row, status=status, data=doc.to_json(), moves=moves, wake_at=wake_at)
         remember(row, match)
         return Game(row, doc, match)
 
@@ -339,7 +352,72 @@ class GameService:
             # Even when showing failed: the committed turn keeps its clock and its computer player.
             self.clock.follow(game)
             self._drive_computers(game)
+        await self._settle(game)
         return game
+
+    def wake_time(self, game: Game) -> float | None:
+        """When an instance should next look at this game if nothing else happens to it: a little
+        after a computer's move is due or its person's clock runs out; never, on the turn of a
+        person without a clock (their tap will come to whichever instance)."""
+        match = game.match
+        if game.row.status is not GameStatus.PLAYING or match is None or match.is_over:
+            return None
+        seat = game.doc.seats[match.round.turn]
+        now = self.clock.now()
+        if seat is None or seat.computer_plays:
+            delay = self.group_delay if game.row.kind == "group" else self.private_delay
+            return now + delay + self.db.wake_grace
+        if game.doc.deadline is not None:
+            return game.doc.deadline + WAKE_SLACK
+        return None
+
+    def _on_computers_turn(self, game: Game) -> bool:
+        match = game.match
+        if game.row.status is not GameStatus.PLAYING or match is None or match.is_over:
+            return False
+        seat = game.doc.seats[match.round.turn]
+        return seat is None or seat.computer_plays
+
+    def _wake_on_commit(self, game: Game) -> float | None:
+        """The wake-up a move is committed with: on a computer's turn, the final one; on a
+        person's, soon, in case this instance dies before the move is shown (then :meth:`_settle`)."""
+        if self._on_computers_turn(game):
+            return self.wake_time(game)
+        return self.clock.now() + self.db.wake_grace
+
+    async def _settle(self, game: Game) -> None:
+        """The change is shown and its timers armed: the game needs looking at only when
+        :meth:`wake_time` says (until then, the save's own wake-up stands, in case this instance
+        dies before showing it). On a computer's turn the commit has usually stored the right one."""
+        if game.row.status is not GameStatus.PLAYING:
+            return
+        wake, stored = self.wake_time(game), game.row.wake_at
+        if self._on_computers_turn(game):
+            if stored is not None and stored > self.clock.now():
+                return  # the one the move was committed with (or an earlier one) stands
+        elif wake == stored:
+            return
+        try:
+            await self.db.games.set_wake(game.id, game.row.version, wake)
+        except Exception:  # the stored wake-up stands; at worst the game is looked at once more
+            log.exception("game %s: its next wake-up could not be stored", game.id)
+
+    async def wake(self, game_id: int) -> None:
+        """Look after a game nobody looked after in time (its instance stopped, or a timer was
+        lost): show it as stored, run its clock on from the stored deadline (one already past
+        runs out at once) and wake its computers. The same as a restart does for every game."""
+        try:
+            async with self.locks(game_id):
+                row = await self.db.games.get(game_id)
+                if row is None or row.status is not GameStatus.PLAYING:
+                    return
+                game = await self._with_deadline(load_game(row))
+                game = await self.presenter.sync(game)
+        except StaleVersionError:
+            return  # someone else changed it meanwhile: they look after it now
+        self.clock.follow(game)
+        self._drive_computers(game)
+        await self._settle(game)
 
     def _drive_computers(self, game: Game) -> None:
         match = game.match
@@ -362,26 +440,30 @@ class GameService:
                     return
                 delay = self.group_delay if row.kind == "group" else self.private_delay
                 await asyncio.sleep(delay)
-                async with self.locked(game_id) as game:
-                    match = game.match
-                    if game.row.status is not GameStatus.PLAYING or match is None or match.round.is_over:
+                try:
+                    async with self.locked(game_id) as game:
+                        match = game.match
+                        if game.row.status is not GameStatus.PLAYING or match is None or match.round.is_over:
+                            return
+                        turn = match.round.turn
+                        seat = game.doc.seats[turn]
+                        if seat is None or not seat.computer_plays:
+                            return
+                        rng = random.Random(f"{game.id}:{turn_number(match)}")
+                        move = player_for(seat.level or DEFAULT_LEVEL).choose(match.observe(turn), rng)
+                        game = await self._play(game, turn, move, by_computer=True)
+                        game = await self.presenter.sync(game)
+                except TableError as error:
+                    if error.key != "stale":
                         return
-                    turn = match.round.turn
-                    seat = game.doc.seats[turn]
-                    if seat is None or not seat.computer_plays:
-                        return
-                    rng = random.Random(f"{game.id}:{turn_number(match)}")
-                    move = player_for(seat.level or DEFAULT_LEVEL).choose(match.observe(turn), rng)
-                    game = await self._play(game, turn, move, by_computer=True)
-                    game = await self.presenter.sync(game)
+                    continue  # another instance moved first: look again at the game as it is now
                 self.clock.follow(game)
+                await self._settle(game)
                 if game.match is None or game.match.is_over:
                     return
                 next_seat = game.doc.seats[game.match.round.turn]
                 if next_seat is None or not next_seat.computer_plays:
                     return
-        except StaleVersionError:
-            log.warning("game %s changed under the computer player; it will try again on the next change", game_id)
         except Exception:
             log.exception("game %s: computer turn failed", game_id)
         finally:
@@ -431,14 +513,14 @@ class GameService:
         from the stored deadline (one already past runs out at once) and wake its computers.
         First, the results of games that ended while nothing recorded them (bot/scores.py)."""
         await scores.backfill(self)
+        if self.db.shared:
+            # Other instances are looking after their games right now; those nobody looks after
+            # come due (their stored wake-up passes) and the wake-up sweep takes them (bot/wakeups.py).
+            return 0
         rows = await self.db.games.with_status(GameStatus.PLAYING)
         for row in rows:
             try:
-                async with self.locks(row.id):
-                    game = await self._with_deadline(load_game(row))
-                    game = await self.presenter.sync(game)
-                self.clock.follow(game)
-                self._drive_computers(game)
+                await self.wake(row.id)
             except Exception:
                 log.exception("game %s could not be resumed", row.id)
         return len(rows)

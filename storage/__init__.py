@@ -1,19 +1,31 @@
-"""Persistence: SQLite through aiosqlite, schema migrations, and one repository per kind of row.
+"""Persistence: SQLite (aiosqlite) or PostgreSQL (asyncpg) as DATABASE_URL says, schema
+migrations, and one repository per kind of row.
 
 Nothing here knows Telegram or the rules; games are stored as JSON documents
 with a version number for optimistic concurrency, beside an append-only log of moves.
+The repositories are written once for both databases (:mod:`storage.backend`).
 """
 
-from storage.database import ChatBusyError, Database, StaleVersionError, database_path
-from storage.games import GameRow, GameStatus
+from storage.database import (
+    DEFAULT_WAKE_GRACE,
+    ChatBusyError,
+    Database,
+    DatabaseUrlError,
+    StaleVersionError,
+    database_path,
+)
+from storage.games import GameRow, GameStatus, MoveLog
 from storage.users import ChatRow, UserRow
 
 __all__ = [
+    "DEFAULT_WAKE_GRACE",
     "ChatBusyError",
     "ChatRow",
     "Database",
+    "DatabaseUrlError",
     "GameRow",
     "GameStatus",
+    "MoveLog",
     "StaleVersionError",
     "UserRow",
     "database_path",

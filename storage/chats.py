@@ -11,16 +11,20 @@ import json
 import time
 from typing import TYPE_CHECKING, Any
 
+from storage.errors import IntegrityError
 from storage.users import ChatRow
 
 if TYPE_CHECKING:
-    import aiosqlite
-
+    from storage.backend import Queries, Row
     from storage.database import Database
 
 # Every table with a column that names a chat, and that column: all of it moves with the chat.
 # A new table that belongs to a chat (results, ratings …) adds its line here.
 CHAT_COLUMNS: tuple[tuple[str, str], ...] = (("games", "chat_id"), ("results", "chat_id"), ("result_seats", "chat_id"))
+
+# How often a move is tried again when a game opened in the new chat at the same moment on
+# another instance (PostgreSQL): the next try sees it and keeps one open game.
+MOVE_TRIES = 3
 
 
 class ChatRepository:
@@ -28,11 +32,7 @@ class ChatRepository:
         self._db = database
 
     async def get(self, chat_id: int) -> ChatRow | None:
-        async with self._db.connection.execute(
-            "SELECT id, type, title, language, settings FROM chats WHERE id = ?", (chat_id,)
-        ) as cursor:
-            row = await cursor.fetchone()
-        return _chat(row) if row is not None else None
+        return await _read(self._db.backend, chat_id)
 
     async def update(
         self,
@@ -43,29 +43,33 @@ class ChatRepository:
         language: str | None = None,
     ) -> ChatRow:
         """Set some settings keys (the others stay) and/or the language; makes the row if there is none."""
-        async with self._db.transaction() as connection:
-            current = await _read(connection, chat_id)
+        async with self._db.backend.transaction() as transaction:
+            # The chat's settings are read, merged and written back: no other update of the same
+            # chat may come between (PostgreSQL; SQLite has one writer at a time anyway).
+            await transaction.lock(chat_id)
+            current = await _read(transaction, chat_id)
             merged = dict(current.settings if current else {})
             merged.update(settings or {})
-            await connection.execute(
+            await transaction.execute(
                 "INSERT INTO chats (id, type, language, settings, updated_at) VALUES (?, ?, ?, ?, ?)"
                 " ON CONFLICT (id) DO UPDATE SET settings = excluded.settings,"
                 " language = COALESCE(excluded.language, chats.language), updated_at = excluded.updated_at",
                 (chat_id, chat_type, language, json.dumps(merged, sort_keys=True), time.time()),
             )
-            updated = await _read(connection, chat_id)
+            updated = await _read(transaction, chat_id)
         assert updated is not None
         return updated
 
     async def adopt_language(self, chat_id: int, chat_type: str, language: str) -> str:
         """The chat's language; ``language`` becomes it if none is set yet (the first game's creator's)."""
-        async with self._db.transaction() as connection:
-            await connection.execute(
+        async with self._db.backend.transaction() as transaction:
+            # One statement decides; the row it wrote stays this transaction's until it ends.
+            await transaction.execute(
                 "INSERT INTO chats (id, type, language, updated_at) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (id) DO UPDATE SET language = COALESCE(chats.language, excluded.language)",
                 (chat_id, chat_type, language, time.time()),
             )
-            row = await _read(connection, chat_id)
+            row = await _read(transaction, chat_id)
         assert row is not None and row.language is not None
         return row.language
 
@@ -78,18 +82,30 @@ class ChatRepository:
         """
         if old == new:
             return 0
+        for attempt in range(1, MOVE_TRIES + 1):
+            try:
+                return await self._move(old, new)
+            except IntegrityError:
+                # Only on PostgreSQL: an open game came into ``new`` after _one_open_game looked.
+                if attempt == MOVE_TRIES:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _move(self, old: int, new: int) -> int:
         moved = 0
-        async with self._db.transaction() as connection:
-            await _one_open_game(connection, old, new)
+        async with self._db.backend.transaction() as transaction:
+            for chat_id in sorted((old, new)):  # in one order everywhere: no deadlock of two moves
+                await transaction.lock(chat_id)
+            await _one_open_game(transaction, old, new)
             for table, column in CHAT_COLUMNS:
-                cursor = await connection.execute(f"UPDATE {table} SET {column} = ? WHERE {column} = ?", (new, old))
+                changed = await transaction.execute(f"UPDATE {table} SET {column} = ? WHERE {column} = ?", (new, old))
                 if table == "games":
-                    moved = cursor.rowcount
-            before = await _read(connection, old)
+                    moved = changed
+            before = await _read(transaction, old)
             if before is not None:
-                after = await _read(connection, new)
+                after = await _read(transaction, new)
                 settings = {**before.settings, **(after.settings if after else {})}
-                await connection.execute(
+                await transaction.execute(
                     "INSERT INTO chats (id, type, title, language, settings, updated_at) VALUES (?, ?, ?, ?, ?, ?)"
                     " ON CONFLICT (id) DO UPDATE SET settings = excluded.settings,"
                     " language = COALESCE(chats.language, excluded.language),"
@@ -103,35 +119,30 @@ class ChatRepository:
                         time.time(),
                     ),
                 )
-                await connection.execute("DELETE FROM chats WHERE id = ?", (old,))
+                await transaction.execute("DELETE FROM chats WHERE id = ?", (old,))
         return moved
 
 
-async def _read(connection: aiosqlite.Connection, chat_id: int) -> ChatRow | None:
-    async with connection.execute(
-        "SELECT id, type, title, language, settings FROM chats WHERE id = ?", (chat_id,)
-    ) as cursor:
-        row = await cursor.fetchone()
+async def _read(queries: Queries, chat_id: int) -> ChatRow | None:
+    row = await queries.fetch_one("SELECT id, type, title, language, settings FROM chats WHERE id = ?", (chat_id,))
     return _chat(row) if row is not None else None
 
 
-def _chat(row: Any) -> ChatRow:
+def _chat(row: Row) -> ChatRow:
     return ChatRow(row[0], row[1], row[2], row[3], json.loads(row[4]))
 
 
-async def _one_open_game(connection: aiosqlite.Connection, old: int, new: int) -> None:
+async def _one_open_game(queries: Queries, old: int, new: int) -> None:
     """Before chat ``old``'s games move into ``new``: if both have an open game, one is cancelled
     (kept, not deleted), since a chat has at most one. A game being played wins over a lobby; of two
     alike, the new chat's, where the people are now."""
     query = "SELECT id, status FROM games WHERE chat_id = ? AND status IN ('lobby', 'playing')"
-    async with connection.execute(query, (old,)) as cursor:
-        moving = await cursor.fetchone()
-    async with connection.execute(query, (new,)) as cursor:
-        staying = await cursor.fetchone()
+    moving = await queries.fetch_one(query, (old,))
+    staying = await queries.fetch_one(query, (new,))
     if moving is None or staying is None:
         return
     loser = staying if (moving[1], staying[1]) == ("playing", "lobby") else moving
-    await connection.execute(
-        "UPDATE games SET status = 'cancelled', version = version + 1, updated_at = ? WHERE id = ?",
+    await queries.execute(
+        "UPDATE games SET status = 'cancelled', version = version + 1, updated_at = ?, wake_at = NULL WHERE id = ?",
         (time.time(), loser[0]),
     )

@@ -1,51 +1,93 @@
-"""Opening the database, migrating it, and the transaction helper the repositories share."""
+"""Opening the database DATABASE_URL names (SQLite or PostgreSQL), migrating it, and the repositories.
+
+``sqlite:///relative/path``, ``sqlite:////absolute/path`` or ``sqlite:///:memory:`` open one
+SQLite file for a single bot process; ``postgresql://user:password@host:port/database`` (or
+``postgres://``) opens a shared database for several instances. The repositories (``db.games``,
+``db.users``, ``db.chats``, ``db.results``) are the same for both (:mod:`storage.backend`).
+"""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import sqlite3
-from collections.abc import AsyncIterator, Callable
+import math
+import re
 from pathlib import Path
-from typing import TypeVar
+from typing import Final
+from urllib.parse import urlsplit
 
-import aiosqlite
+from storage.backend import MIGRATIONS_LOCK, SQLITE, Backend
+from storage.errors import ChatBusyError, DatabaseUrlError, StaleVersionError
+from storage.migrations import MIGRATIONS, POSTGRES_MIGRATIONS
 
-from storage.migrations import MIGRATIONS
+__all__ = [
+    "DEFAULT_WAKE_GRACE",
+    "ChatBusyError",
+    "Database",
+    "DatabaseUrlError",
+    "StaleVersionError",
+    "database_path",
+]
 
-T = TypeVar("T")
+# Seconds after a save of a running game when another instance may take it over, if nobody
+# (the instance that saved it, most likely) has stored a later wake-up by then.
+DEFAULT_WAKE_GRACE: Final = 10.0
+
+SQLITE_PREFIX: Final = "sqlite:///"
+POSTGRES_SCHEMES: Final = ("postgresql", "postgres")
+URL_FORMS: Final = (
+    "sqlite:///path/to/file.sqlite3 (sqlite:////absolute/path, sqlite:///:memory:)"
+    " or postgresql://user:password@host:port/database"
+)
 
 
-class StaleVersionError(RuntimeError):
-    """Somebody else changed the game first: reload it and decide again."""
-
-
-class ChatBusyError(ValueError):
-    """The chat already has an open (lobby or playing) game; a chat has at most one."""
-
-
-class DatabaseUrlError(ValueError):
-    pass
+def _scheme_of(url: str) -> str:
+    """What an error may show of a URL: its scheme alone (the rest may hold a password)."""
+    scheme, colon, _ = url.partition(":")
+    if colon and re.fullmatch(r"[A-Za-z][A-Za-z0-9+.-]{0,20}", scheme):
+        return f"got {scheme}:..."
+    return "got something that is not a URL"
 
 
 def database_path(url: str) -> Path | str:
     """The SQLite file of a ``sqlite:///relative`` or ``sqlite:////absolute`` URL (``:memory:`` too)."""
-    prefix = "sqlite:///"
-    if not url.startswith(prefix):
-        raise DatabaseUrlError(f"DATABASE_URL must start with {prefix} (got {url.split(':', 1)[0]}:...)")
-    rest = url[len(prefix) :]
+    if not url.startswith(SQLITE_PREFIX):
+        raise DatabaseUrlError(f"DATABASE_URL must be {URL_FORMS} ({_scheme_of(url)})")
+    rest = url[len(SQLITE_PREFIX) :]
     if rest in ("", ":memory:"):
         return ":memory:"
     return Path(rest)
 
 
-class Database:
-    """One aiosqlite connection in WAL mode; writes go through :meth:`transaction`."""
+def _check_postgres_url(url: str) -> None:
+    """The checks asyncpg would fail on with a message that may quote the URL, made here first."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - it raises on a port that is not a number
+    except ValueError:
+        raise DatabaseUrlError(
+            "DATABASE_URL is not a well-formed postgresql://user:password@host:port/database URL"
+        ) from None
 
-    def __init__(self, connection: aiosqlite.Connection) -> None:
-        self.connection = connection
-        # One connection serves every coroutine: a transaction must not interleave with another.
-        self._write_lock = asyncio.Lock()
+
+def _check_wake_grace(wake_grace: float) -> None:
+    if not (wake_grace >= 0 and math.isfinite(wake_grace)):
+        raise ValueError(f"wake_grace must be a number of seconds, at least 0 (got {wake_grace})")
+
+
+class Database:
+    """The repositories over one backend, and what the bot needs to know of that backend.
+
+    ``shared`` is True where other processes may write the same rows (PostgreSQL), so nothing
+    read may be kept in memory; ``wake_grace`` is how long after a save a running game may be
+    taken over by another instance (:meth:`storage.games.GameRepository.save`).
+    """
+
+    def __init__(self, backend: Backend, *, wake_grace: float = DEFAULT_WAKE_GRACE) -> None:
+        _check_wake_grace(wake_grace)
+        self.backend = backend
+        self.dialect = backend.dialect
+        self.shared: bool = backend.shared
+        self.wake_grace = float(wake_grace)
+        self.migrations = MIGRATIONS if backend.dialect == SQLITE else POSTGRES_MIGRATIONS
         from storage.chats import ChatRepository
         from storage.games import GameRepository
         from storage.results import ResultRepository
@@ -57,84 +99,58 @@ class Database:
         self.results = ResultRepository(self)
 
     @classmethod
-    async def open(cls, url: str) -> Database:
-        path = database_path(url)
-        if isinstance(path, Path):
-            path.parent.mkdir(parents=True, exist_ok=True)
-        connection = await aiosqlite.connect(path, isolation_level=None)
-        connection.row_factory = aiosqlite.Row
-        await connection.execute("PRAGMA journal_mode=WAL")
-        await connection.execute("PRAGMA synchronous=NORMAL")
-        await connection.execute("PRAGMA foreign_keys=ON")
-        await connection.execute("PRAGMA busy_timeout=5000")
-        database = cls(connection)
-        await database.migrate()
+    async def open(cls, url: str, *, wake_grace: float = DEFAULT_WAKE_GRACE) -> Database:
+        """The database ``url`` names, migrated to the newest schema.
+
+        Raises :class:`DatabaseUrlError` for a URL that is neither ``sqlite:///...`` nor
+        ``postgresql://...`` (``postgres://``); any query string of the latter goes to asyncpg,
+        which takes unknown parameters as server settings (``?search_path=myschema``).
+        """
+        _check_wake_grace(wake_grace)
+        backend: Backend
+        if url.startswith(SQLITE_PREFIX):
+            from storage.sqlite_backend import SQLiteBackend
+
+            backend = await SQLiteBackend.open(database_path(url))
+        elif url.partition("://")[0].lower() in POSTGRES_SCHEMES:
+            _check_postgres_url(url)
+            from storage.postgres_backend import PostgresBackend
+
+            backend = await PostgresBackend.open(url)
+        else:
+            raise DatabaseUrlError(f"DATABASE_URL must be {URL_FORMS} ({_scheme_of(url)})")
+        try:
+            database = cls(backend, wake_grace=wake_grace)
+            await database.migrate()
+        except BaseException:
+            await backend.close()
+            raise
         return database
 
     async def close(self) -> None:
-        await self.connection.close()
+        await self.backend.close()
 
     async def migrate(self) -> int:
-        """Apply the migrations this file has not seen; returns the schema version."""
-        await self.connection.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-        async with self.connection.execute("SELECT MAX(version) FROM schema_version") as cursor:
-            row = await cursor.fetchone()
-        current = row[0] if row and row[0] is not None else 0
-        for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
-            async with self.transaction():
-                for statement in script.split(";"):
-                    if statement.strip():
-                        await self.connection.execute(statement)
-                await self.connection.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
-        return len(MIGRATIONS)
+        """Apply the migrations this database has not seen; returns the schema version.
 
-    @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """BEGIN IMMEDIATE ... COMMIT, rolled back on any error; one at a time."""
-        async with self._write_lock:
-            await self.connection.execute("BEGIN IMMEDIATE")
-            try:
-                yield self.connection
-                await self.connection.execute("COMMIT")  # a failed COMMIT rolls back too
-            except BaseException:
-                await self.connection.execute("ROLLBACK")
-                raise
-
-    async def atomically(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """``work`` as one transaction, run whole in the database's thread: one trip from the event loop.
-
-        aiosqlite runs what it is given one at a time, in order, on its own thread, so nothing can
-        come between the statements of ``work``; the write lock keeps it out of a
-        :meth:`transaction` that another coroutine holds open across awaits. Under load every
-        await costs a turn of the busy event loop, and a move's writes are then the bottleneck.
+        Each migration is a transaction of its own that first takes a lock and then reads the
+        version again, so that two instances starting at once against one empty database do not
+        both apply it: the second waits, then finds it applied.
         """
-
-        def run(connection: sqlite3.Connection) -> T:
-            connection.execute("BEGIN IMMEDIATE")
-            try:
-                result = work(connection)
-                connection.execute("COMMIT")  # a failed COMMIT rolls back too
-            except BaseException:
-                connection.execute("ROLLBACK")
-                raise
-            return result
-
-        async with self._write_lock:
-            # aiosqlite's own queue to its thread (``_execute``), the one its public methods use.
-            return await self.connection._execute(run, self.connection._conn)  # type: ignore[no-any-return,no-untyped-call]
-
-    async def fetch_one(self, sql: str, parameters: tuple[object, ...] = ()) -> sqlite3.Row | None:
-        """The first row of a query, in one trip to the database's thread."""
-        rows = await self.connection.execute_fetchall(sql, parameters)
-        return next(iter(rows), None)
-
-    async def write(self, sql: str, parameters: tuple[object, ...] = ()) -> int:
-        """One statement, committed by itself (never inside another coroutine's transaction); its rowcount."""
-        async with self._write_lock:
-            cursor = await self.connection.execute(sql, parameters)
-            return cursor.rowcount
+        scripts = self.migrations
+        while True:
+            async with self.backend.transaction() as transaction:
+                await transaction.lock(MIGRATIONS_LOCK)
+                await transaction.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+                row = await transaction.fetch_one("SELECT MAX(version) FROM schema_version")
+                current = row[0] if row is not None and row[0] is not None else 0
+                if current >= len(scripts):
+                    return len(scripts)
+                for statement in scripts[current].split(";"):
+                    if statement.strip():
+                        await transaction.execute(statement)
+                await transaction.execute("INSERT INTO schema_version (version) VALUES (?)", (current + 1,))
 
     async def integrity_ok(self) -> bool:
-        async with self.connection.execute("PRAGMA integrity_check") as cursor:
-            row = await cursor.fetchone()
-        return row is not None and row[0] == "ok"
+        """Whether the database is sound and at the newest schema (on SQLite: every page checked)."""
+        return await self.backend.integrity_ok(len(self.migrations))

@@ -1,18 +1,17 @@
-"""Games: one row per game (a JSON document and a version) and the append-only log of its moves."""
+"""Games: one row per game (a JSON document and a version) and the append-only log of its moves,
+and the stored wake-ups that let any instance take over a running game nobody looks after."""
 
 from __future__ import annotations
 
 import enum
 import json
-import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final, Literal
 
-import aiosqlite
-
-from storage.database import ChatBusyError, StaleVersionError
+from storage.backend import POSTGRESQL, Row, Write
+from storage.errors import ChatBusyError, IntegrityError
 
 if TYPE_CHECKING:
     from storage.database import Database
@@ -28,6 +27,15 @@ class GameStatus(enum.StrEnum):
 
 
 ACTIVE = (GameStatus.LOBBY.value, GameStatus.PLAYING.value)
+
+
+class _Unset(enum.Enum):
+    """The default of ``save(wake_at=...)``: not passed, which is not the same as None (never)."""
+
+    UNSET = enum.auto()
+
+
+UNSET: Final = _Unset.UNSET
 
 
 @dataclass(frozen=True)
@@ -53,9 +61,12 @@ class GameRow:
     data: dict[str, Any]
     created_at: float
     updated_at: float
+    # When (time.time()) some instance should look at this running game if nobody else has;
+    # None: never (not running, or waiting for a person who has no clock).
+    wake_at: float | None = None
 
     @staticmethod
-    def from_row(row: aiosqlite.Row) -> GameRow:
+    def from_row(row: Row) -> GameRow:
         return GameRow(
             id=row["id"],
             chat_id=row["chat_id"],
@@ -67,70 +78,87 @@ class GameRow:
             data=json.loads(row["data"]),
             created_at=row["created_at"],
             updated_at=row["updated_at"],
+            wake_at=row["wake_at"],
         )
+
+
+_UPDATE = "UPDATE games SET status = ?, data = ?, version = ?, updated_at = ?, wake_at = ? WHERE id = ? AND version = ?"
+# The next seq of the game's log is read in the same statement; the UPDATE above, in the same
+# transaction, holds the game's row, so no other save of the game can come between.
+_INSERT_MOVE = (
+    "INSERT INTO moves (game_id, seq, round, seat, tile, side, by_computer, at)"
+    " VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE game_id = ?), ?, ?, ?, ?, ?, ?)"
+)
+_CLAIM = (
+    "UPDATE games SET wake_at = ? WHERE id IN ("
+    "SELECT id FROM games WHERE status = 'playing' AND wake_at <= ? ORDER BY wake_at LIMIT ?{lock}"
+    ") RETURNING id"
+)
+# PostgreSQL: rows another instance is claiming right now are skipped, not waited for (and never
+# taken twice); SQLite has one writer at a time, so there is nobody to skip.
+_CLAIM_SQL: Final = {POSTGRESQL: _CLAIM.format(lock=" FOR UPDATE SKIP LOCKED")}
+_CLAIM_SQLITE: Final = _CLAIM.format(lock="")
 
 
 class GameRepository:
     def __init__(self, database: Database) -> None:
         self._db = database
 
+    def _wake_at(self, status: GameStatus, at: float) -> float | None:
+        """The wake-up a running game gets when nobody says another: ``wake_grace`` after ``at``."""
+        return at + self._db.wake_grace if status is GameStatus.PLAYING else None
+
     async def create(
         self, *, chat_id: int, kind: str, status: GameStatus, preset: str, creator_id: int, data: dict[str, Any]
     ) -> GameRow:
-        """A new game; :class:`ChatBusyError` if it would be the chat's second open one."""
+        """A new game; :class:`ChatBusyError` if it would be the chat's second open one.
+
+        A game made running gets the default wake-up, as :meth:`save` gives one.
+        """
         now = time.time()
+        wake_at = self._wake_at(status, now)
         try:
-            async with self._db.transaction() as connection:
-                cursor = await connection.execute(
-                    "INSERT INTO games (chat_id, kind, status, preset, creator_id, version, data, created_at,"
-                    " updated_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)",
-                    (chat_id, kind, status.value, preset, creator_id, json.dumps(data), now, now),
-                )
-                game_id = cursor.lastrowid
-        except sqlite3.IntegrityError as error:
+            game_id = await self._db.backend.insert(
+                "INSERT INTO games (chat_id, kind, status, preset, creator_id, version, data, created_at,"
+                " updated_at, wake_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?)",
+                (chat_id, kind, status.value, preset, creator_id, json.dumps(data), now, now, wake_at),
+            )
+        except IntegrityError as error:
             raise ChatBusyError(f"chat {chat_id} already has an open game") from error
-        assert game_id is not None
-        return GameRow(game_id, chat_id, kind, status, preset, creator_id, 0, data, now, now)
+        return GameRow(game_id, chat_id, kind, status, preset, creator_id, 0, data, now, now, wake_at)
 
     async def get(self, game_id: int) -> GameRow | None:
-        row = await self._db.fetch_one("SELECT * FROM games WHERE id = ?", (game_id,))
+        row = await self._db.backend.fetch_one("SELECT * FROM games WHERE id = ?", (game_id,))
         return GameRow.from_row(row) if row else None
 
     async def active_in_chat(self, chat_id: int) -> GameRow | None:
-        async with self._db.connection.execute(
+        row = await self._db.backend.fetch_one(
             "SELECT * FROM games WHERE chat_id = ? AND status IN (?, ?) ORDER BY id DESC LIMIT 1",
             (chat_id, *ACTIVE),
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         return GameRow.from_row(row) if row else None
 
     async def newest_in_chat(self, chat_id: int, limit: int = 5) -> list[GameRow]:
         """The chat's newest games, whatever their status, newest first."""
-        async with self._db.connection.execute(
+        rows = await self._db.backend.fetch_all(
             "SELECT * FROM games WHERE chat_id = ? ORDER BY id DESC LIMIT ?", (chat_id, limit)
-        ) as cursor:
-            rows = await cursor.fetchall()
+        )
         return [GameRow.from_row(row) for row in rows]
 
     async def status_of(self, game_id: int) -> GameStatus | None:
         """A game's status alone (no document to parse): checked on every tap."""
-        async with self._db.connection.execute("SELECT status FROM games WHERE id = ?", (game_id,)) as cursor:
-            row = await cursor.fetchone()
+        row = await self._db.backend.fetch_one("SELECT status FROM games WHERE id = ?", (game_id,))
         return GameStatus(row[0]) if row else None
 
     async def idle_since(self, before: float) -> list[GameRow]:
         """Lobbies and running games whose last change was before ``before`` (a time.time())."""
-        async with self._db.connection.execute(
+        rows = await self._db.backend.fetch_all(
             "SELECT * FROM games WHERE status IN (?, ?) AND updated_at < ? ORDER BY id", (*ACTIVE, before)
-        ) as cursor:
-            rows = await cursor.fetchall()
+        )
         return [GameRow.from_row(row) for row in rows]
 
     async def with_status(self, status: GameStatus) -> list[GameRow]:
-        async with self._db.connection.execute(
-            "SELECT * FROM games WHERE status = ? ORDER BY id", (status.value,)
-        ) as cursor:
-            rows = await cursor.fetchall()
+        rows = await self._db.backend.fetch_all("SELECT * FROM games WHERE status = ? ORDER BY id", (status.value,))
         return [GameRow.from_row(row) for row in rows]
 
     async def save(
@@ -140,46 +168,81 @@ class GameRepository:
         status: GameStatus | None = None,
         data: dict[str, Any] | None = None,
         moves: Sequence[MoveLog] = (),
+        wake_at: float | Literal[_Unset.UNSET] | None = UNSET,
     ) -> GameRow:
         """Write a new version of ``game`` (and its new moves) if nobody wrote one since it was read.
 
         Raises :class:`StaleVersionError` otherwise, and then nothing is written.
+
+        Every save sets the game's wake-up (in the same statement): for a running game ``wake_at``
+        if given (None: never), else ``wake_grace`` seconds from now, so that should this instance
+        die before it looks at the game again, another one takes it over; for any other status, none.
         """
+        now = time.time()
+        new_status = status or game.status
+        if new_status is not GameStatus.PLAYING:
+            wake = None
+        elif wake_at is UNSET:
+            wake = now + self._db.wake_grace
+        else:
+            wake = wake_at
         new = replace(
             game,
-            status=status or game.status,
+            status=new_status,
             data=game.data if data is None else data,
             version=game.version + 1,
-            updated_at=time.time(),
+            updated_at=now,
+            wake_at=wake,
         )
-        update = (
-            "UPDATE games SET status = ?, data = ?, version = ?, updated_at = ? WHERE id = ? AND version = ?",
-            (new.status.value, json.dumps(new.data), new.version, new.updated_at, game.id, game.version),
+        update = Write(
+            _UPDATE,
+            (new.status.value, json.dumps(new.data), new.version, now, wake, game.id, game.version),
+            expect=1,
+            stale=f"game {game.id} changed since version {game.version}",
         )
         if not moves:
-            # One statement is a transaction by itself: one trip to the database thread.
-            if await self._db.write(*update) != 1:
-                raise StaleVersionError(f"game {game.id} changed since version {game.version}")
+            # One statement is a transaction by itself: one trip to the database.
+            await self._db.backend.batch((update,))
             return new
-        inserts = [
-            (game.id, m.round, m.seat, m.tile, m.side, int(m.by_computer), new.updated_at, game.id) for m in moves
-        ]
-
-        def write(connection: sqlite3.Connection) -> None:
-            if connection.execute(*update).rowcount != 1:
-                raise StaleVersionError(f"game {game.id} changed since version {game.version}")
-            connection.executemany(
-                "INSERT INTO moves (game_id, seq, round, seat, tile, side, by_computer, at)"
-                " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ? FROM moves WHERE game_id = ?",
-                inserts,
-            )
-
-        await self._db.atomically(write)
+        inserts = [(game.id, game.id, m.round, m.seat, m.tile, m.side, int(m.by_computer), now) for m in moves]
+        # The update and the moves as one transaction; on SQLite one trip to its thread.
+        await self._db.backend.batch((update, Write(_INSERT_MOVE, rows=inserts)))
         return new
 
+    async def set_wake(self, game_id: int, version: int, at: float | None) -> bool:
+        """Store when the running game ``game_id`` (still at ``version``) should next be looked at
+        (None: never); False if it changed meanwhile or is not running. The version stays."""
+        changed = await self._db.backend.execute(
+            "UPDATE games SET wake_at = ? WHERE id = ? AND version = ? AND status = 'playing'", (at, game_id, version)
+        )
+        return changed > 0
+
+    async def claim_due(self, now: float, lease: float, limit: int = 20) -> list[int]:
+        """Take up to ``limit`` running games whose wake-up is due at ``now`` (those due longest
+        first) and push their wake-ups to ``now + lease``; their ids, in ascending order.
+
+        Atomic: two instances claiming at once never get the same game, and a game claimed comes
+        due again only if its new wake-up passes too (the instance that took it died as well).
+        """
+        backend = self._db.backend
+        parameters = (now + lease, now, limit)
+        if backend.returning:
+            rows = await backend.execute_returning(_CLAIM_SQL.get(backend.dialect, _CLAIM_SQLITE), parameters)
+            return sorted(row[0] for row in rows)
+        # An old SQLite without UPDATE ... RETURNING: the same in one write transaction.
+        async with backend.transaction() as transaction:
+            rows = await transaction.fetch_all(
+                "SELECT id FROM games WHERE status = 'playing' AND wake_at <= ? ORDER BY wake_at LIMIT ?",
+                (now, limit),
+            )
+            ids = sorted(row[0] for row in rows)
+            if ids:
+                marks = ", ".join("?" for _ in ids)
+                await transaction.execute(f"UPDATE games SET wake_at = ? WHERE id IN ({marks})", (now + lease, *ids))
+        return ids
+
     async def moves(self, game_id: int) -> list[MoveLog]:
-        async with self._db.connection.execute(
+        rows = await self._db.backend.fetch_all(
             "SELECT round, seat, tile, side, by_computer FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)
-        ) as cursor:
-            rows = await cursor.fetchall()
+        )
         return [MoveLog(row[0], row[1], row[2], row[3], bool(row[4])) for row in rows]

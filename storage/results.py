@@ -22,9 +22,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    import aiosqlite
+from storage.backend import POSTGRESQL, RATINGS_LOCK, SQLITE
 
+if TYPE_CHECKING:
+    from storage.backend import Queries
     from storage.database import Database
 
 FINISHED = "finished"
@@ -119,6 +120,45 @@ _SEAT_COLUMNS = (
 )
 
 
+# Games that ended and whose result was never recorded (ResultRepository.unrecorded), and finished
+# games whose results were not all posted (unposted): they look inside the games' JSON documents,
+# with each database's own JSON functions. SQLite's json_extract gives SQL NULL for a JSON null.
+_UNRECORDED: dict[str, str] = {
+    SQLITE: (
+        "SELECT g.id FROM games g LEFT JOIN results r ON r.game_id = g.id WHERE r.id IS NULL AND ("
+        " g.status = 'finished'"
+        " OR (g.status = 'cancelled' AND json_extract(g.data, '$.killed')"
+        " AND json_extract(g.data, '$.record') IS NOT NULL)"
+        " OR (g.status = 'closed' AND json_extract(g.data, '$.record') IS NOT NULL)"
+        ") ORDER BY g.id"
+    ),
+    POSTGRESQL: (
+        "SELECT g.id FROM games g LEFT JOIN results r ON r.game_id = g.id WHERE r.id IS NULL AND ("
+        " g.status = 'finished'"
+        " OR (g.status = 'cancelled' AND (g.data::jsonb -> 'killed') = 'true'::jsonb"
+        " AND jsonb_typeof(g.data::jsonb -> 'record') <> 'null')"
+        " OR (g.status = 'closed' AND jsonb_typeof(g.data::jsonb -> 'record') <> 'null')"
+        ") ORDER BY g.id"
+    ),
+}
+_UNPOSTED: dict[str, str] = {
+    SQLITE: (
+        "SELECT id FROM games WHERE status = 'finished' AND updated_at > ?"
+        " AND COALESCE(json_extract(data, '$.results_posted'), 0) < json_array_length(data, '$.record.rounds')"
+        " ORDER BY id"
+    ),
+    # json_array_length is 0 for what is not an array; jsonb_array_length would fail on it.
+    POSTGRESQL: (
+        "SELECT id FROM games WHERE status = 'finished' AND updated_at > ?"
+        " AND COALESCE((data::jsonb ->> 'results_posted')::numeric, 0) < CASE"
+        " WHEN jsonb_typeof(data::jsonb #> '{record,rounds}') = 'array'"
+        " THEN jsonb_array_length(data::jsonb #> '{record,rounds}')"
+        " WHEN data::jsonb #> '{record,rounds}' IS NOT NULL THEN 0 END"
+        " ORDER BY id"
+    ),
+}
+
+
 class ResultRepository:
     def __init__(self, database: Database) -> None:
         self._db = database
@@ -131,21 +171,24 @@ class ResultRepository:
         ``rate`` (never for an abandoned game) gets the current ratings, read in the same
         transaction as the write, so two games ending at once cannot both start from the same one.
         """
-        async with self._db.transaction() as connection:
-            stored = await _read(connection, "r.game_id = ?", (result.game_id,))
+        async with self._db.backend.transaction() as transaction:
+            # Ratings are read, computed and written back: one game at a time, across instances
+            # (PostgreSQL; on SQLite the transaction alone is the only writer).
+            await transaction.lock(RATINGS_LOCK)
+            stored = await _read(transaction, "r.game_id = ?", (result.game_id,))
             if stored:
                 return stored[0], False
             seats = list(result.seats)
             if rate is not None and result.finished:
                 players = sorted({seat.player for seat in seats})
-                in_chat = await _skills(connection, players, result.chat_id)
-                overall = await _skills(connection, players, None)
+                in_chat = await _skills(transaction, players, result.chat_id)
+                overall = await _skills(transaction, players, None)
                 after = rate(in_chat, overall)
                 seats = [
                     _rated(seat, in_chat.get(seat.player), chat, overall.get(seat.player), everywhere)
                     for seat, (chat, everywhere) in zip(seats, after, strict=True)
                 ]
-            cursor = await connection.execute(
+            result_id = await transaction.insert(
                 "INSERT INTO results (game_id, chat_id, kind, preset, seats, outcome, scores, ended_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
@@ -159,17 +202,16 @@ class ResultRepository:
                     result.ended_at or time.time(),
                 ),
             )
-            result_id = cursor.lastrowid
-            await connection.executemany(
+            await transaction.executemany(
                 f"INSERT INTO result_seats (result_id, chat_id, preset, finished, {_SEAT_COLUMNS})"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(result_id, result.chat_id, result.preset, int(result.finished), *_seat_values(s)) for s in seats],
             )
-            (stored_now,) = await _read(connection, "r.id = ?", (result_id,))
+            (stored_now,) = await _read(transaction, "r.id = ?", (result_id,))
         return stored_now, True
 
     async def get(self, game_id: int) -> GameResult | None:
-        found = await _read(self._db.connection, "r.game_id = ?", (game_id,))
+        found = await _read(self._db.backend, "r.game_id = ?", (game_id,))
         return found[0] if found else None
 
     async def recent(
@@ -184,7 +226,7 @@ class ResultRepository:
             parameters = (user_id,)
         else:
             raise ValueError("recent() needs a chat or a person")
-        return await _read(self._db.connection, where, parameters, limit=limit)
+        return await _read(self._db.backend, where, parameters, limit=limit)
 
     async def last_finished(self, *, chat_id: int | None = None, user_id: int | None = None) -> GameResult | None:
         parameters: tuple[Any, ...]
@@ -195,7 +237,7 @@ class ResultRepository:
             parameters = (FINISHED, user_id)
         else:
             raise ValueError("last_finished() needs a chat or a person")
-        found = await _read(self._db.connection, where, parameters, limit=1)
+        found = await _read(self._db.backend, where, parameters, limit=1)
         return found[0] if found else None
 
     async def standings(self, chat_id: int | None, *, min_games: int = 1) -> list[Standing]:
@@ -206,25 +248,28 @@ class ResultRepository:
             where, parameters = "", ()
             newest = "t.player = s.player"
             mu, sigma = "mu", "sigma"
+            group = "s.player"
         else:
             where, parameters = "s.chat_id = ? AND", (chat_id,)
             newest = "t.chat_id = s.chat_id AND t.player = s.player"
             mu, sigma = "chat_mu", "chat_sigma"
+            # The chat is one (the WHERE), but PostgreSQL lets the subqueries name s.chat_id only if grouped by it.
+            group = "s.chat_id, s.player"
         rated = (
             f"SELECT t.{{column}} FROM result_seats t WHERE {newest} AND t.{mu} IS NOT NULL"
             " ORDER BY t.result_id DESC LIMIT 1"
         )
         sql = (
             # Several computers of one level in one game are one game (and at most one win) for it.
-            "SELECT s.player, COUNT(DISTINCT s.result_id), COUNT(DISTINCT CASE WHEN s.won THEN s.result_id END),"
+            "SELECT s.player, COUNT(DISTINCT s.result_id), COUNT(DISTINCT CASE WHEN s.won = 1 THEN s.result_id END),"
             f" (SELECT t.name FROM result_seats t WHERE {newest} ORDER BY t.result_id DESC LIMIT 1),"
             f" (SELECT t.user_id FROM result_seats t WHERE {newest} ORDER BY t.result_id DESC LIMIT 1),"
             f" (SELECT t.level FROM result_seats t WHERE {newest} ORDER BY t.result_id DESC LIMIT 1),"
             f" ({rated.format(column=mu)}), ({rated.format(column=sigma)})"
-            f" FROM result_seats s WHERE {where} s.finished = 1 GROUP BY s.player"
+            f" FROM result_seats s WHERE {where} s.finished = 1 GROUP BY {group}"
             " HAVING COUNT(DISTINCT s.result_id) >= ?"
         )
-        rows = await self._db.connection.execute_fetchall(sql, (*parameters, min_games))
+        rows = await self._db.backend.fetch_all(sql, (*parameters, min_games))
         return [
             Standing(
                 player=row[0],
@@ -244,7 +289,7 @@ class ResultRepository:
         where = "player = ? AND finished = 1" + ("" if chat_id is None else " AND chat_id = ?")
         parameters: tuple[Any, ...] = (player,) if chat_id is None else (player, chat_id)
         mu, sigma = ("mu", "sigma") if chat_id is None else ("chat_mu", "chat_sigma")
-        rows = await self._db.connection.execute_fetchall(
+        rows = await self._db.backend.fetch_all(
             f"SELECT preset, won, {mu}, {sigma} FROM result_seats WHERE {where} ORDER BY result_id", parameters
         )
         presets: dict[str, list[int]] = {}
@@ -269,25 +314,13 @@ class ResultRepository:
     async def unrecorded(self) -> list[int]:
         """Games that ended (finished; ended with /kill; closed while idle, once dealt) whose result
         was never recorded: the bot stopped between the end and the recording."""
-        rows = await self._db.connection.execute_fetchall(
-            "SELECT g.id FROM games g LEFT JOIN results r ON r.game_id = g.id WHERE r.id IS NULL AND ("
-            " g.status = 'finished'"
-            " OR (g.status = 'cancelled' AND json_extract(g.data, '$.killed')"
-            " AND json_extract(g.data, '$.record') IS NOT NULL)"
-            " OR (g.status = 'closed' AND json_extract(g.data, '$.record') IS NOT NULL)"
-            ") ORDER BY g.id"
-        )
+        rows = await self._db.backend.fetch_all(_UNRECORDED[self._db.dialect])
         return [row[0] for row in rows]
 
     async def unposted(self, within: float) -> list[int]:
         """Finished games changed in the last ``within`` seconds whose results were not all posted
         (``results_posted`` in the game's document counts the rounds whose result was sent)."""
-        rows = await self._db.connection.execute_fetchall(
-            "SELECT id FROM games WHERE status = 'finished' AND updated_at > ?"
-            " AND COALESCE(json_extract(data, '$.results_posted'), 0) < json_array_length(data, '$.record.rounds')"
-            " ORDER BY id",
-            (time.time() - within,),
-        )
+        rows = await self._db.backend.fetch_all(_UNPOSTED[self._db.dialect], (time.time() - within,))
         return [row[0] for row in rows]
 
 
@@ -330,7 +363,7 @@ def _seat_values(seat: SeatResult) -> tuple[Any, ...]:
     )
 
 
-async def _skills(connection: aiosqlite.Connection, players: list[str], chat_id: int | None) -> dict[str, Skill]:
+async def _skills(queries: Queries, players: list[str], chat_id: int | None) -> dict[str, Skill]:
     """The newest stored rating of each player, in ``chat_id`` (None: overall)."""
     found: dict[str, Skill] = {}
     for player in players:
@@ -345,15 +378,14 @@ async def _skills(connection: aiosqlite.Connection, players: list[str], chat_id:
                 " ORDER BY result_id DESC LIMIT 1"
             )
             parameters = (chat_id, player)
-        async with connection.execute(sql, parameters) as cursor:
-            row = await cursor.fetchone()
+        row = await queries.fetch_one(sql, parameters)
         if row is not None:
             found[player] = (row[0], row[1])
     return found
 
 
 async def _read(
-    connection: aiosqlite.Connection, where: str, parameters: tuple[Any, ...], *, limit: int | None = None
+    queries: Queries, where: str, parameters: tuple[Any, ...], *, limit: int | None = None
 ) -> list[GameResult]:
     """Results (newest first) with their seats."""
     sql = (
@@ -362,17 +394,15 @@ async def _read(
     )
     if limit is not None:
         sql += f" LIMIT {int(limit)}"
-    async with connection.execute(sql, parameters) as cursor:
-        heads = list(await cursor.fetchall())
+    heads = await queries.fetch_all(sql, parameters)
     if not heads:
         return []
     ids = [head[0] for head in heads]
     marks = ", ".join("?" for _ in ids)
-    async with connection.execute(
+    seat_rows = await queries.fetch_all(
         f"SELECT result_id, {_SEAT_COLUMNS} FROM result_seats WHERE result_id IN ({marks}) ORDER BY result_id, seat",
         ids,
-    ) as cursor:
-        seat_rows = list(await cursor.fetchall())
+    )
     seats: dict[int, list[SeatResult]] = {}
     for row in seat_rows:
         seats.setdefault(row[0], []).append(

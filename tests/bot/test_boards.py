@@ -60,16 +60,17 @@ class Screen:
     async def get_chat(self, chat_id: int) -> None:  # as chats.get: no language set, so English
         return None
 
-    async def save(self, row: GameRow, data: dict[str, Any]) -> GameRow:
+    async def save(self, row: GameRow, data: dict[str, Any], wake_at: float | None = None) -> GameRow:
         doc = TableDoc.from_json(data)
         assert doc.board_message is not None
         self.stored.append((doc.board_message, doc.board_round))
-        return replace(row, data=data, version=row.version + 1)
+        self.rows[row.id] = saved = replace(row, data=data, version=row.version + 1)
+        return saved
 
 
 def painter(screen: Screen, per_minute: float) -> BoardPainter:
     chats = type("Chats", (), {"get": screen.get_chat})()
-    db = cast(Database, type("Db", (), {"games": screen, "chats": chats})())
+    db = cast(Database, type("Db", (), {"games": screen, "chats": chats, "shared": False})())
     screen.pacer = Pacer(group_per_minute=per_minute, chat_per_second=0, overall_per_second=0)
     screen.pacer.groups.burst = 1
     return BoardPainter(db, cast(Outbox, screen), cast(PictureMaker, screen), GameLocks(), screen.pacer, Languages(db))
@@ -91,6 +92,7 @@ async def test_moves_made_while_the_group_waits_are_shown_as_one_newest_board() 
     screen = Screen()
     boards = painter(screen, per_minute=60 * 20)  # a message every 50 ms after the first
     games = positions(6)
+    screen.rows[5] = games[0].row  # the board message the painter finds stored
     boards.request(games[0])
     await asyncio.sleep(0.01)  # the first board is shown at once and spends the group's only token
     for game in games[1:]:

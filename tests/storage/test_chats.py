@@ -1,19 +1,14 @@
-"""Chat settings, moving a chat to a new id (a group became a supergroup), and idle games."""
+"""Chat settings, moving a chat to a new id (a group became a supergroup), and idle games (both databases)."""
 
 from __future__ import annotations
 
+import asyncio
 import time
-from pathlib import Path
 
 from storage import Database, GameStatus
 
 
-async def _open(tmp_path: Path) -> Database:
-    return await Database.open(f"sqlite:///{tmp_path / 'data' / 'test.sqlite3'}")
-
-
-async def test_settings_merge_key_by_key_and_keep_the_language(tmp_path: Path) -> None:
-    db = await _open(tmp_path)
+async def test_settings_merge_key_by_key_and_keep_the_language(db: Database) -> None:
     assert await db.chats.get(-1) is None
     row = await db.chats.update(-1, chat_type="group", settings={"preset": "fives"})  # no row yet: made
     assert row.settings == {"preset": "fives"} and row.type == "group" and row.language is None
@@ -25,11 +20,9 @@ async def test_settings_merge_key_by_key_and_keep_the_language(tmp_path: Path) -
     again = await db.chats.get(-1)
     assert again is not None and again.title == "Friends" and again.settings == row.settings
     assert (await db.users.get_chat(-1)) == again
-    await db.close()
 
 
-async def test_a_chat_moves_with_its_games_and_settings(tmp_path: Path) -> None:
-    db = await _open(tmp_path)
+async def test_a_chat_moves_with_its_games_and_settings(db: Database) -> None:
     old, new = -5, -1_000_000_005
     await db.users.chat_seen(old, "group", "Friends")
     await db.chats.update(old, chat_type="group", settings={"preset": "duel", "seats": 2}, language="ru")
@@ -66,21 +59,17 @@ async def test_a_chat_moves_with_its_games_and_settings(tmp_path: Path) -> None:
     assert await db.chats.move(old, new) == 0  # the second notice of the same upgrade moves nothing
     assert (await db.chats.get(new)) == moved
     assert await db.chats.move(new, new) == 0
-    await db.close()
 
 
-async def test_settings_set_in_the_new_chat_win_over_the_old_ones(tmp_path: Path) -> None:
-    db = await _open(tmp_path)
+async def test_settings_set_in_the_new_chat_win_over_the_old_ones(db: Database) -> None:
     await db.chats.update(-7, chat_type="group", settings={"preset": "duel", "level": "hard"}, language="uk")
     await db.chats.update(-1_000_000_007, chat_type="supergroup", settings={"preset": "fives"}, language="en")
     await db.chats.move(-7, -1_000_000_007)
     row = await db.chats.get(-1_000_000_007)
     assert row is not None and row.settings == {"preset": "fives", "level": "hard"} and row.language == "en"
-    await db.close()
 
 
-async def test_a_chat_without_a_row_moves_its_games(tmp_path: Path) -> None:
-    db = await _open(tmp_path)
+async def test_a_chat_without_a_row_moves_its_games(db: Database) -> None:
     game = await db.games.create(
         chat_id=-8, kind="group", status=GameStatus.LOBBY, preset="draw", creator_id=1, data={}
     )
@@ -88,11 +77,9 @@ async def test_a_chat_without_a_row_moves_its_games(tmp_path: Path) -> None:
     assert await db.chats.get(-1_000_000_008) is None
     row = await db.games.get(game.id)
     assert row is not None and row.chat_id == -1_000_000_008
-    await db.close()
 
 
-async def test_idle_games_and_the_closed_status(tmp_path: Path) -> None:
-    db = await _open(tmp_path)
+async def test_idle_games_and_the_closed_status(db: Database) -> None:
     lobby = await db.games.create(
         chat_id=-9, kind="group", status=GameStatus.LOBBY, preset="draw", creator_id=1, data={}
     )
@@ -112,4 +99,19 @@ async def test_idle_games_and_the_closed_status(tmp_path: Path) -> None:
     assert [row.id for row in await db.games.idle_since(later)] == [playing.id]
     assert await db.games.active_in_chat(-9) is None  # a closed lobby does not hold the chat
     assert (await db.games.get(lobby.id)) == closed  # kept, not deleted
-    await db.close()
+
+
+async def test_two_instances_setting_a_chat_at_once_keep_every_key(database_url: str) -> None:
+    first, second = await Database.open(database_url), await Database.open(database_url)
+    try:
+        await asyncio.gather(
+            *(
+                db.chats.update(-3, chat_type="group", settings={f"key{i}": i})
+                for i, db in enumerate([first, second] * 5)
+            )
+        )
+        row = await first.chats.get(-3)
+        assert row is not None and row.settings == {f"key{i}": i for i in range(10)}
+    finally:
+        await first.close()
+        await second.close()

@@ -3,23 +3,11 @@ same transaction, leaderboards per chat, abandoned games, and a chat that moves 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest_asyncio
-
 from storage import Database, GameStatus
 from storage.results import ABANDONED, FINISHED, GameResult, SeatResult, Skill
 
 GROUP = -100
 OTHER = -200
-
-
-@pytest_asyncio.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(f"sqlite:///{tmp_path / 'results.sqlite3'}")
-    yield database
-    await database.close()
 
 
 async def _game(db: Database, chat_id: int = GROUP, status: GameStatus = GameStatus.FINISHED, **data: object) -> int:

@@ -1,0 +1,82 @@
+"""Running games that nobody is looking after get looked after: the stored wake-up sweep.
+
+Every instance keeps timers in memory for the games it touched: the computers' next move, the
+turn clock. When an instance dies, so do its timers. So every committed change also stores when
+the game must next be looked at (``games.wake_at``: a little after the computer's move or the
+clock's run-out is due, or soon after a move until it has been shown), and each instance,
+every ``every`` seconds, claims the games whose time has passed. A claim is atomic in the
+database (``SELECT ... FOR UPDATE SKIP LOCKED`` on PostgreSQL), so exactly one instance takes
+each game, and it pushes the wake-up ``lease`` seconds on in case that instance dies too. The
+game is then woken as a restart would (:meth:`bot.service.GameService.wake`), and whatever it
+does is checked again under the game's lock, so a late or repeated wake-up changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+
+from bot.service import GameService
+
+log = logging.getLogger(__name__)
+
+BATCH = 20
+
+
+class WakeSweeper:
+    def __init__(
+        self,
+        service: GameService,
+        *,
+        every: float,
+        lease: float,
+        now: Callable[[], float] = time.time,
+    ) -> None:
+        self.service = service
+        self.every = every
+        self.lease = lease
+        self.now = now
+        self.woken = 0  # games this instance took over, for the log and the tests
+        self._task: asyncio.Task[None] | None = None
+        self._waking: set[asyncio.Task[None]] = set()
+
+    async def sweep(self) -> list[int]:
+        """Claim the games due now and wake each (in tasks of their own); returns their ids."""
+        claimed = await self.service.db.games.claim_due(self.now(), self.lease, BATCH)
+        for game_id in claimed:
+            task = asyncio.create_task(self._wake(game_id), name=f"wake-{game_id}")
+            self._waking.add(task)
+            task.add_done_callback(self._waking.discard)
+        if claimed:
+            self.woken += len(claimed)
+            log.info("looking after %d games nobody looked after: %s", len(claimed), claimed)
+        return claimed
+
+    async def _wake(self, game_id: int) -> None:
+        try:
+            await self.service.wake(game_id)
+        except Exception:
+            log.exception("game %s could not be woken; it is tried again in %.0f s", game_id, self.lease)
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="wake-sweeper")
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self.every)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("the wake-up sweep failed; it runs again in %.1f s", self.every)
+
+    async def close(self) -> None:
+        task, self._task = self._task, None
+        for running in [task, *self._waking]:
+            if running is not None:
+                running.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await running
