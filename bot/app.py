@@ -5,10 +5,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import signal
+import sqlite3
 import sys
 from urllib.parse import urlsplit
 
+import asyncpg
 from aiogram import Bot, Dispatcher
 from aiogram import methods as aiogram_methods
 from aiogram.client.default import DefaultBotProperties
@@ -26,6 +29,7 @@ from aiogram.webhook.aiohttp_server import SimpleRequestHandler
 from aiohttp import web
 from pydantic import ValidationError
 from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
 from bot import manners, texts
 from bot.answers import AnswerMiddleware
@@ -124,8 +128,9 @@ SHUTDOWN_GRACE = 10.0
 
 async def run(settings: Settings) -> None:
     response_models = keep_response_models()  # noqa: F841 - held for the life of the bot
-    db = await Database.open(settings.database_url, wake_grace=settings.wake_grace_seconds)
-    redis = Redis.from_url(settings.redis_url) if settings.redis_url else None
+    # Redis first: the database, once open, keeps a thread that must be closed before exit.
+    redis = await open_redis(settings.redis_url) if settings.redis_url else None
+    db = await open_database(settings)
     if db.shared and redis is None:
         log.warning("a shared database without REDIS_URL: game locks and send budgets are this process's alone")
     session = OneWriteSession(
@@ -263,6 +268,34 @@ async def ask_for_webhook(bot: Bot, dispatcher: Dispatcher, settings: Settings, 
 
 async def _health(request: web.Request) -> web.Response:
     return web.Response(text="ok")  # i18n: not shown
+
+
+async def open_database(settings: Settings) -> Database:
+    """The database, migrated; one line and exit status 1 if it cannot be opened."""
+    try:
+        return await Database.open(settings.database_url, wake_grace=settings.wake_grace_seconds)
+    except (OSError, TimeoutError, ValueError, asyncpg.PostgresError, sqlite3.Error) as error:
+        problem = without_password(error)
+        print(f"dominoes-bot: cannot open the database of DATABASE_URL: {problem}", file=sys.stderr)
+        raise SystemExit(1) from None
+
+
+async def open_redis(url: str) -> Redis:
+    """A client of the Redis server that the instances share; one line and exit status 1 if it does not answer."""
+    redis = Redis.from_url(url, socket_connect_timeout=10)
+    try:
+        await redis.ping()
+    except (OSError, RedisError) as error:
+        await redis.aclose()
+        problem = without_password(error)
+        print(f"dominoes-bot: the Redis server of REDIS_URL does not answer: {problem}", file=sys.stderr)
+        raise SystemExit(1) from None
+    return redis
+
+
+def without_password(error: BaseException) -> str:
+    """An error's words with any ``scheme://user:password@`` credentials blanked out."""
+    return re.sub(r"(://[^:/@\s]*):[^@\s]*@", r"\1:***@", str(error))
 
 
 def redact(text: str, token: str) -> str:

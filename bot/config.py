@@ -98,6 +98,13 @@ class Settings(BaseSettings):
             raise ValueError("WEBHOOK_URL must be an http(s) URL")
         return value
 
+    @field_validator("database_url")
+    @classmethod
+    def _database_shape(cls, value: str) -> str:
+        if not value.startswith(("sqlite:///", "postgresql://", "postgres://")):
+            raise ValueError("DATABASE_URL must start with sqlite:/// or postgresql://")
+        return value
+
     @field_validator("redis_url")
     @classmethod
     def _redis_shape(cls, value: str) -> str:

@@ -9,11 +9,12 @@ Modules, one job each:
 * ``validation``  parameters against the spec, and DESIGN.md's Telegram rules
 * ``state``       users, chats, members, messages, callback queries
 * ``shapes``      JSON of User, Chat, ChatFullInfo, Message, ChatMember
-* ``updates``     user actions as Update objects; the getUpdates long-polling queue
+* ``updates``     user actions as Update objects; the queue behind getUpdates and the webhook
 * ``limits``      flood limits (429 retry_after) and fault injection
 * ``context``     one call as handlers see it; chat access rules
 * ``messaging``   send/edit/delete/chat action/answerCallbackQuery
-* ``bot_methods`` getMe, getChat*, commands, descriptions, menu button, webhook, getFile
+* ``bot_methods`` getMe, getChat*, commands, descriptions, menu button, getFile
+* ``webhook``     setWebhook/deleteWebhook/getWebhookInfo; POSTing updates to the webhook (a small HTTP client)
 * ``transcript``  the transcript, violations, and their readable dump
 * ``httpserver``  a small HTTP/1.1 server on asyncio (keep-alive, chunked bodies, cancellation)
 * ``body``        request bodies: query strings, urlencoded and multipart forms, JSON

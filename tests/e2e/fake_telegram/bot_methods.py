@@ -1,4 +1,4 @@
-"""Methods about the bot and chats: getMe, getChat*, commands, descriptions, menu button, webhook, files."""
+"""Methods about the bot and chats: getMe, getChat*, commands, descriptions, menu button, files (webhooks: webhook)."""
 
 from __future__ import annotations
 
@@ -124,20 +124,6 @@ def get_chat_menu_button(call: Call) -> dict[str, Any]:
     return call.world.default_menu_button
 
 
-def set_webhook(call: Call) -> bool:
-    call.world.webhook_url = str(call.params.get("url") or "")
-    return True
-
-
-def delete_webhook(call: Call) -> bool:
-    call.world.webhook_url = ""
-    return True
-
-
-def get_webhook_info(call: Call) -> dict[str, Any]:
-    return {"url": call.world.webhook_url, "has_custom_certificate": False, "pending_update_count": 0}
-
-
 def get_file(call: Call) -> dict[str, Any]:
     stored = call.world.files.get(str(call.params["file_id"]))
     if stored is None:
@@ -188,9 +174,6 @@ HANDLERS: dict[str, Callable[[Call], Any]] = {
     "getMyName": _get_name,
     "setChatMenuButton": set_chat_menu_button,
     "getChatMenuButton": get_chat_menu_button,
-    "setWebhook": set_webhook,
-    "deleteWebhook": delete_webhook,
-    "getWebhookInfo": get_webhook_info,
     "getFile": get_file,
     "pinChatMessage": pin_chat_message,
     "unpinChatMessage": unpin_chat_message,

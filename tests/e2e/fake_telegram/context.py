@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import errors
 from .errors import ApiError, forbidden, migrated
@@ -11,10 +11,19 @@ from .media import Upload
 from .state import KICKED, LEFT, Chat, Message, World
 from .validation import Note, Validator
 
+if TYPE_CHECKING:
+    from .updates import UpdateQueue
+
 
 @dataclass
 class Settings:
     callback_expiry: float = 15.0  # seconds after the tap when answerCallbackQuery stops working
+    # Webhook mode (webhook.py).
+    webhook_timeout: float = 60.0  # seconds for one delivery (connect, send, answer) before "Read timeout expired"
+    webhook_retry_delay: float = 1.0  # seconds before a failed delivery is tried again
+    webhook_queues: str = "telegram"  # "telegram": the Bot API server's delivery queues; "chat": one per chat
+    webhook_local_mode: bool = True  # as ``telegram-bot-api --local``: http:// URLs, any port, any IP address
+    webhook_set_interval: float = 1.0  # setWebhook with a URL at most once per this many seconds (0: no limit)
 
 
 @dataclass
@@ -27,6 +36,7 @@ class Call:
     settings: Settings
     note: Note
     now: float  # monotonic seconds
+    queue: UpdateQueue | None = None  # the update queue, for the webhook methods
 
     def chat(self, ref: Any, *, write: bool) -> Chat:
         return resolve_chat(self.world, ref, write=write)

@@ -56,6 +56,19 @@ GET_UPDATES_CONFLICT = (
 WEBHOOK_CONFLICT = (
     "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first"
 )
+# setWebhook (Client.cpp: process_set_webhook_query, do_set_webhook; td's parse_url; WebhookActor.cpp).
+TERMINATED_BY_SET_WEBHOOK = "Conflict: terminated by setWebhook request"
+WEBHOOK_URL_INVALID = "Bad Request: invalid webhook URL specified"
+SECRET_TOKEN_TOO_LONG = "Bad Request: secret token is too long"
+SECRET_TOKEN_CHARACTERS = "Bad Request: secret token contains unallowed characters"
+BAD_WEBHOOK = "Bad Request: bad webhook: "  # + the reason WebhookActor gives, e.g. the two below
+WEBHOOK_HTTPS_REQUIRED = "An HTTPS URL must be provided for webhook"
+WEBHOOK_PORTS = "Webhook can be set up only on ports 80, 88, 443 or 8443"
+# Webhook delivery errors as getWebhookInfo's last_error_message shows them.
+WEBHOOK_REFUSED = "Connection refused"
+WEBHOOK_TIMEOUT = "Read timeout expired"
+WEBHOOK_CLOSED = "Webhook connection closed"
+WEBHOOK_WRONG_RESPONSE = "Wrong response from the webhook: "  # + "502 Bad Gateway"
 
 
 class ApiError(Exception):

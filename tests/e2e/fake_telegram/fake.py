@@ -3,6 +3,9 @@
 The server runs in the test's own asyncio loop (``async with FakeTelegram() as fake``): a bot
 started as a subprocess talks to it over HTTP while the test awaits ``fake.wait_for(...)``.
 All state is touched from that one loop, so there are no locks and no threads.
+
+The bot gets its updates by ``getUpdates`` or, once it calls ``setWebhook``, by HTTP POSTs to
+its webhook (``webhook.py``); the waiting helpers work the same either way.
 """
 
 from __future__ import annotations
@@ -20,10 +23,11 @@ from .context import Settings
 from .limits import Fault, FaultInjector, Faults, Limits, RateLimiter, ScriptedFault
 from .server import ApiServer, Pipeline
 from .spec import ApiSpec, load_spec
-from .state import ADMIN, CREATOR, KICKED, LEFT, MEMBER, PRESENT, CallbackQuery, Chat, Message, User, World
+from .state import ADMIN, CREATOR, KICKED, LEFT, MEMBER, PRESENT, CallbackQuery, Chat, Message, User, Webhook, World
 from .transcript import Entry, Recorder, Violation
 from .updates import UpdateFactory, UpdateQueue
 from .validation import DEEP_LINK_PAYLOAD, Validator, parse_deep_link
+from .webhook import QUEUE_MODES, webhook_info
 
 T = TypeVar("T")
 DEFAULT_TOKEN = "123456789:AAFakeTelegramTestTokenForDominoes1"
@@ -89,7 +93,14 @@ class FakeTelegram:
         seed: int = 0,
         callback_expiry: float = 15.0,
         privacy_mode: bool = True,
+        webhook_timeout: float = 60.0,
+        webhook_retry_delay: float = 1.0,
+        webhook_queues: str = "telegram",
+        webhook_local_mode: bool = True,
+        webhook_set_interval: float = 1.0,
     ) -> None:
+        if webhook_queues not in QUEUE_MODES:
+            raise ValueError(f"webhook_queues must be one of {QUEUE_MODES}, not {webhook_queues!r}")
         self.token = token
         self.privacy_mode = privacy_mode
         self.spec = spec or load_spec(spec_path)
@@ -106,7 +117,14 @@ class FakeTelegram:
             world=self.world,
             queue=self.queue,
             validator=Validator(self.spec, bot_username),
-            settings=Settings(callback_expiry=callback_expiry),
+            settings=Settings(
+                callback_expiry=callback_expiry,
+                webhook_timeout=webhook_timeout,
+                webhook_retry_delay=webhook_retry_delay,
+                webhook_queues=webhook_queues,
+                webhook_local_mode=webhook_local_mode,
+                webhook_set_interval=webhook_set_interval,
+            ),
             limiter=RateLimiter(limits or Limits()),
             injector=FaultInjector(faults),
             recorder=self.recorder,
@@ -142,6 +160,45 @@ class FakeTelegram:
     @property
     def bot(self) -> User:
         return self.world.bot
+
+    @property
+    def settings(self) -> Settings:
+        """Callback expiry and the webhook knobs; may be changed while the fake runs."""
+        return self.pipeline.settings
+
+    # ------------------------------------------------------------------ webhook mode
+    @property
+    def webhook(self) -> Webhook:
+        """The webhook the bot set (``url`` is "" while it polls)."""
+        return self.world.webhook
+
+    def webhook_info(self) -> dict[str, Any]:
+        """What ``getWebhookInfo`` answers now."""
+        return webhook_info(self.world.webhook, self.queue)
+
+    def deliveries(self, update_id: int | None = None, *, ok: bool | None = None) -> list[Entry]:
+        """Attempts to POST updates to the webhook (transcript entries of kind "webhook"), oldest first."""
+        return [
+            e
+            for e in self.recorder.entries
+            if e.kind == "webhook"
+            and (update_id is None or e.params.get("update_id") == update_id)
+            and (ok is None or e.ok == ok)
+        ]
+
+    def webhook_state(self) -> str:
+        """One paragraph on webhook delivery, for failure messages ("" while the bot polls)."""
+        hook = self.world.webhook
+        if not hook.url:
+            return ""
+        sending = [u for _, u in self.server.webhook.in_flight.values()]
+        error = f"; last error: {hook.last_error_message}" if hook.last_error_date else ""
+        lines = [
+            f"webhook {hook.url} (max_connections {hook.max_connections}): {self.queue.pending_count()} pending, "
+            f"{len(sending)} being POSTed{error}"
+        ]
+        lines += [f"  update {u.update_id} {u.kind} chat={u.chat_id} attempt {u.attempts}" for u in sending]
+        return "\n".join(lines)
 
     def set_limits(self, limits: Limits) -> None:
         self.pipeline.limiter = RateLimiter(limits)
@@ -556,8 +613,10 @@ class FakeTelegram:
             remaining = deadline - loop.time()
             if remaining <= 0:
                 label = what or getattr(predicate, "__name__", "condition")
+                webhook = self.webhook_state()
                 raise TimeoutError(
                     f"{label} not met within {timeout} s\n--- last requests ---\n{self.transcript_text(last=20)}"
+                    + (f"\n--- {webhook}" if webhook else "")
                 )
             changed.clear()
             with contextlib.suppress(TimeoutError):
@@ -587,7 +646,7 @@ class FakeTelegram:
         return query
 
     async def wait_delivered(self, timeout: float = 5.0) -> None:
-        """Until the bot has fetched and confirmed every pending update."""
+        """Until the bot has fetched and confirmed every pending update (or its webhook answered 2xx to it)."""
         await self.wait_for(lambda: not self.queue.pending or None, timeout, what="the bot to confirm all updates")
 
     async def wait_idle(self, quiet: float = 0.3, timeout: float = 10.0) -> None:
@@ -600,5 +659,9 @@ class FakeTelegram:
             if not self.queue.pending and self.recorder.elapsed() - last >= quiet:
                 return
             if loop.time() >= deadline:
-                raise TimeoutError(f"the bot did not go quiet within {timeout} s\n{self.transcript_text(last=20)}")
+                webhook = self.webhook_state()
+                raise TimeoutError(
+                    f"the bot did not go quiet within {timeout} s\n{self.transcript_text(last=20)}"
+                    + (f"\n--- {webhook}" if webhook else "")
+                )
             await asyncio.sleep(min(quiet / 3, 0.1))

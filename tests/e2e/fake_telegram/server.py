@@ -10,6 +10,9 @@ server does.  Method names match case-insensitively.  Each call goes: token (401
 The HTTP layer is :mod:`.httpserver`.  A call is answered synchronously, without a task, unless
 it has to wait: ``getUpdates`` (long polling) and injected hangs return a coroutine instead,
 which the HTTP layer runs as a task and cancels if the client disconnects.
+
+While a webhook is set, :class:`~.webhook.WebhookSender` POSTs the updates instead, and a
+method named in a webhook's answer comes through the same pipeline (:meth:`ApiServer.execute`).
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
-from . import bot_methods, errors, messaging
+from . import bot_methods, errors, messaging, webhook
 from .body import decode
 from .context import Call, Settings
 from .errors import ApiError, retry_after
@@ -36,11 +39,12 @@ from .state import World
 from .transcript import Entry, Recorder, printable
 from .updates import UpdateQueue
 from .validation import Validator
+from .webhook import WebhookSender
 
 MAX_UPLOAD = 50 * 1024 * 1024 + 64 * 1024  # the Bot API's 50 MB upload limit, plus form overhead
 _API_PATH = re.compile(r"/bot([^/]*)/([^/]+)/?")
 _FILE_PATH = re.compile(r"/file/bot([^/]*)/(.+)")
-HANDLERS: dict[str, Callable[[Call], Any]] = {**bot_methods.HANDLERS, **messaging.HANDLERS}
+HANDLERS: dict[str, Callable[[Call], Any]] = {**bot_methods.HANDLERS, **messaging.HANDLERS, **webhook.HANDLERS}
 
 # Compact and UTF-8, as Telegram answers; answers are trees built per call, so no cycle check.
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False).encode
@@ -81,6 +85,7 @@ class ApiServer:
         self.base_url = ""
         self.http_host = ""
         self.http_port = 0
+        self.webhook = WebhookSender(pipeline.world, pipeline.queue, pipeline.recorder, pipeline.settings, self.execute)
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> str:
         self.http_host, self.http_port = await self.http.start(host, port)
@@ -91,6 +96,7 @@ class ApiServer:
         self._stopping = True
         self.p.queue.stopping = True
         self.p.queue.wake()  # long polls answer at once; hangs see _stopping
+        await self.webhook.stop()
         await self.http.stop(grace=1.0)
 
     # ------------------------------------------------------------------ routing
@@ -113,11 +119,17 @@ class ApiServer:
             return _json({"ok": False, "error_code": 404, "description": errors.NOT_FOUND}, 404)
         return Response(200, stored.data, "application/octet-stream")
 
-    def _api(self, request: Request, name: str) -> Response | Coroutine[Any, Any, Response]:
+    def execute(self, request: Request, name: str, origin: str) -> Response | Coroutine[Any, Any, Response]:
+        """A call that did not come over HTTP (a method in a webhook's answer): the same pipeline,
+        and ``origin`` in its transcript entry."""
+        return self._api(request, name, origin)
+
+    def _api(self, request: Request, name: str, origin: str = "") -> Response | Coroutine[Any, Any, Response]:
         p = self.p
         started = time.monotonic()
         spec = p.spec.method(name)
         entry = Entry(p.recorder.next_seq(), p.recorder.elapsed(), "request", spec.name if spec else name)
+        entry.note = origin
         try:
             raw, files = decode(request)
             entry.params = printable({**raw, **files}) if files else raw  # until coerced (raw is not changed)
@@ -227,6 +239,7 @@ class ApiServer:
             p.settings,
             lambda k, d: notes.append((k, d)),
             time.monotonic(),
+            p.queue,
         )
         try:
             result = handler(call)
@@ -235,8 +248,8 @@ class ApiServer:
                 p.recorder.violation(
                     entry.seq, spec.name, kind, "accepted by Telegram but breaks a rule", detail, rejected=False
                 )
-        if spec.name in ("deleteWebhook", "setWebhook") and params.get("drop_pending_updates"):
-            p.queue.pending.clear()
+            if spec.name in ("setWebhook", "deleteWebhook"):
+                self.webhook.sync()  # even a refused setWebhook may have closed the old webhook
         return result
 
     def _generic(self, spec: MethodSpec) -> Any:

@@ -121,6 +121,57 @@ class ApiSpec:
         return tuple(name for name in spec.fields if name not in others)
 
 
+def answer_problems(value: Any, type_names: Iterable[str], spec: ApiSpec, path: str = "result") -> list[str]:
+    """Where an answer breaks its Bot API type: a missing required field, a wrong scalar, a field
+    the type does not have (any one of ``type_names`` may fit; ``[]`` when one does).
+
+    >>> spec = builtin_spec()
+    >>> answer_problems({"url": "", "has_custom_certificate": False}, ["WebhookInfo"], spec)
+    ['result.pending_update_count: missing (WebhookInfo)']
+    """
+    best: list[str] | None = None
+    for type_name in type_names:
+        depth, base = element_type(type_name)
+        problems = _answer_problems(value, depth, base, spec, path)
+        if not problems:
+            return []
+        best = problems if best is None or len(problems) < len(best) else best
+    return best or []
+
+
+def _answer_problems(value: Any, depth: int, base: str, spec: ApiSpec, path: str) -> list[str]:
+    if depth:
+        if not isinstance(value, list):
+            return [f"{path}: expected an Array"]
+        return [
+            problem
+            for index, item in enumerate(value)
+            for problem in _answer_problems(item, depth - 1, base, spec, f"{path}[{index}]")
+        ]
+    if base in SCALARS:
+        kinds: dict[str, type | tuple[type, ...]] = {"String": str, "Integer": int, "Float": (int, float)}
+        expected = kinds.get(base, bool if base in ("Boolean", "True") else object)
+        wrong = not isinstance(value, expected) or (base in ("Integer", "Float") and isinstance(value, bool))
+        return [f"{path}: expected {base}, got {value!r}"] if wrong else []
+    type_spec = spec.type(base)
+    if type_spec is None:
+        return []
+    if not isinstance(value, dict):
+        return [f"{path}: expected a {base} object"]
+    if type_spec.subtypes:
+        return answer_problems(value, type_spec.subtypes, spec, path)
+    problems = [
+        f"{path}.{f.name}: missing ({base})" for f in type_spec.fields.values() if f.required and f.name not in value
+    ]
+    for name, item in value.items():
+        field_spec = type_spec.fields.get(name)
+        if field_spec is None:
+            problems.append(f"{path}.{name}: not a field of {base}")
+        else:
+            problems += answer_problems(item, field_spec.types, spec, f"{path}.{name}")
+    return problems
+
+
 def element_type(type_name: str) -> tuple[int, str]:
     """``"Array of Array of X"`` -> ``(2, "X")``."""
     depth = 0
@@ -217,7 +268,24 @@ BUILTIN_METHODS: dict[str, tuple[str, list[tuple[str, str, bool, str]]]] = {
             ("allowed_updates", "Array of String", False, ""),
         ],
     ),
-    "setWebhook": ("Boolean", [("url", "String", True, ""), ("drop_pending_updates", "Boolean", False, "")]),
+    "setWebhook": (
+        "Boolean",
+        [
+            ("url", "String", True, "HTTPS URL to send updates to. Use an empty string to remove webhook integration."),
+            ("certificate", "InputFile", False, ""),
+            ("ip_address", "String", False, ""),
+            ("max_connections", "Integer", False, ""),
+            ("allowed_updates", "Array of String", False, ""),
+            ("drop_pending_updates", "Boolean", False, ""),
+            (
+                "secret_token",
+                "String",
+                False,
+                'A secret token to be sent in a header "X-Telegram-Bot-Api-Secret-Token" in every webhook request, '
+                "1-256 characters. Only characters A-Z, a-z, 0-9, _ and - are allowed.",
+            ),
+        ],
+    ),
     "deleteWebhook": ("Boolean", [("drop_pending_updates", "Boolean", False, "")]),
     "getWebhookInfo": ("WebhookInfo", []),
     "sendMessage": (
@@ -482,6 +550,20 @@ BUILTIN_TYPES: dict[str, tuple[str, list[tuple[str, str, bool, str]]]] = {
     ),
     "CopyTextButton": ("", [("text", "String", True, "The text to be copied to the clipboard; 1-256 characters")]),
     "CallbackGame": ("", []),
+    "WebhookInfo": (
+        "Describes the current status of a webhook.",
+        [
+            ("url", "String", True, ""),
+            ("has_custom_certificate", "Boolean", True, ""),
+            ("pending_update_count", "Integer", True, ""),
+            ("ip_address", "String", False, ""),
+            ("last_error_date", "Integer", False, ""),
+            ("last_error_message", "String", False, ""),
+            ("last_synchronization_error_date", "Integer", False, ""),
+            ("max_connections", "Integer", False, ""),
+            ("allowed_updates", "Array of String", False, ""),
+        ],
+    ),
 }
 BUILTIN_UNIONS: dict[str, tuple[str, ...]] = {
     "InputMedia": ("InputMediaPhoto", "InputMediaDocument"),

@@ -124,6 +124,30 @@ class CallbackQuery:
         return None if self.answered_at is None else self.answered_at - self.created_at
 
 
+@dataclass
+class Webhook:
+    """The webhook as the Bot API server keeps it (``Client``'s ``webhook_*`` fields); empty ``url``: none."""
+
+    url: str = ""
+    secret_token: str = ""
+    max_connections: int = 0  # 0 while no webhook is set (getWebhookInfo then leaves it out)
+    ip_address: str = ""  # fixed by setWebhook's ip_address, else the address connected to
+    fixed_ip: bool = False
+    has_custom_certificate: bool = False
+    last_error_date: int = 0  # unix time; 0: no error since the webhook was set
+    last_error_message: str = ""
+    generation: int = 0  # bumped whenever a webhook is closed or created: deliveries of an older one stop
+    next_set_at: float = 0.0  # monotonic; setWebhook with a URL before then answers 429 "retry after 1"
+    target: Any = None  # the parsed URL (webhook.WebhookUrl) while set
+
+    def close(self) -> None:
+        """What ``Client::on_webhook_closed`` resets."""
+        self.url, self.secret_token, self.max_connections = "", "", 0
+        self.ip_address, self.fixed_ip, self.has_custom_certificate = "", False, False
+        self.last_error_date, self.last_error_message, self.target = 0, "", None
+        self.generation += 1
+
+
 class World:
     """All state, mutated only from the event loop that serves the fake."""
 
@@ -137,10 +161,14 @@ class World:
         self.commands: dict[tuple[str, str], list[dict[str, Any]]] = {}
         self.bot_texts: dict[tuple[str, str], str] = {}  # (description|short_description|name, lang)
         self.default_menu_button: dict[str, Any] = {"type": "default"}
-        self.webhook_url = ""
+        self.webhook = Webhook()
         self._next_user = 100_000_001
         self._next_group = 4_000_000_001
         self._next_supergroup = 1_000_000_000_001
+
+    @property
+    def webhook_url(self) -> str:
+        return self.webhook.url
 
     # ------------------------------------------------------------------ ids
     def new_user_id(self) -> int:

@@ -30,7 +30,10 @@ class Violation:
 
 @dataclass
 class Entry:
-    """One line of the transcript: a bot request with its answer, or a user action (``kind="user"``)."""
+    """One line of the transcript: a bot request with its answer (``kind="request"``), a user action
+    (``"user"``), or one attempt to POST an update to the webhook (``"webhook"``: ``params`` has the
+    update_id, its type and the attempt number; ``status`` is the webhook's HTTP status, 0 when there
+    was none; ``response`` the method run from its answer, or the error and the retry delay)."""
 
     seq: int
     at: float  # seconds since the fake started
@@ -46,6 +49,8 @@ class Entry:
 
     @property
     def ok(self) -> bool:
+        if self.kind == "webhook":
+            return 200 <= self.status <= 299
         return self.status == 200
 
     @property
@@ -89,10 +94,29 @@ def _buttons(markup: Any) -> str:
     return "[" + " / ".join(rows) + "]"
 
 
+def _render_delivery(head: str, entry: Entry) -> str:
+    params = entry.params
+    parts = [f"update {params.get('update_id')} {params.get('type')}"]
+    if entry.chat_id is not None:
+        parts.append(f"chat={entry.chat_id}")
+    if params.get("attempt", 1) > 1:
+        parts.append(f"attempt {params['attempt']}")
+    response = entry.response if isinstance(entry.response, dict) else {}
+    if entry.ok:
+        outcome = f"{entry.status}" + (f" answer runs {response['reply']}" if response.get("reply") else "")
+    else:
+        outcome = f"{entry.status or 'no answer'}: {response.get('description', '')}"
+        if "retry_in" in response:
+            outcome += f" (again in {response['retry_in']} s)"
+    return f"{head} => webhook {' '.join(parts)} -> {outcome} ({entry.duration * 1000:.0f} ms)"
+
+
 def render(entry: Entry) -> str:
     head = f"[{entry.at:8.3f}] #{entry.seq:<4}"
     if entry.kind == "user":
         return f"{head} >> {entry.method} {entry.note}"
+    if entry.kind == "webhook":
+        return _render_delivery(head, entry)
     parts = [entry.method]
     params = entry.params
     if entry.chat_id is not None:
@@ -107,6 +131,8 @@ def render(entry: Entry) -> str:
         parts.append(f"markup={_buttons(params['reply_markup'])}")
     if entry.fault:
         parts.append(f"[fault: {entry.fault}]")
+    if entry.note:
+        parts.append(f"[{entry.note}]")
     if entry.ok:
         outcome = "ok"
         result = entry.response
@@ -141,7 +167,7 @@ class Recorder:
 
     def add(self, entry: Entry) -> Entry:
         self.entries.append(entry)
-        if entry.status == 429 and entry.fault is None:
+        if entry.status == 429 and entry.fault is None and entry.kind == "request":
             self.flood_events.append(entry)
         if entry.status == 200 and entry.method == "getUpdates" and entry.kind == "request":
             self.last_poll = max(self.last_poll, entry.seq)

@@ -1,4 +1,10 @@
-"""Updates: what users do, turned into real Update objects, and the getUpdates queue that serves them."""
+"""Updates: what users do, turned into real Update objects, and the queue that serves them.
+
+The queue serves ``getUpdates`` (:meth:`UpdateQueue.get`) and, while a webhook is set, the
+webhook sender (``webhook.py``: :meth:`UpdateQueue.deliverable`, :meth:`UpdateQueue.delivered`).
+Either way an update stays pending until it is confirmed (a later ``offset``, or a 2xx answer
+to its POST), so ``fake.wait_delivered``/``wait_idle`` mean the same in both modes.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +12,8 @@ import asyncio
 import contextlib
 import re
 import time
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
 from typing import Any
 
 from . import errors
@@ -26,6 +33,22 @@ class PendingUpdate:
     kind: str
     payload: dict[str, Any]
     callback_id: str | None = None
+    # Webhook delivery: a POST is under way / not before this monotonic time / POSTs so far.
+    sending: bool = False
+    retry_at: float = 0.0
+    attempts: int = 0
+    chat_id: int | None = field(default=None, init=False)  # the chat it is about, if any
+    user_id: int | None = field(default=None, init=False)  # who caused it (the member, for chat_member)
+
+    def __post_init__(self) -> None:
+        payload = self.payload
+        chat = payload.get("chat") or (payload.get("message") or {}).get("chat")
+        self.chat_id = chat.get("id") if isinstance(chat, dict) else None
+        member = payload.get("new_chat_member")
+        if self.kind == "chat_member" and isinstance(member, dict):
+            self.user_id = member.get("user", {}).get("id")
+        else:
+            self.user_id = (payload.get("from") or {}).get("id")
 
     def json(self) -> dict[str, Any]:
         return {"update_id": self.update_id, self.kind: self.payload}
@@ -41,7 +64,9 @@ class UpdateQueue:
         self._next_id = first_id
         self._wakeup = asyncio.Event()
         self._poller = 0
+        self._ended: dict[int, str] = {}  # pollers ended by something other than a newer poll, and why
         self.stopping = False
+        self.listeners: list[Callable[[], None]] = []  # told of every new update (the webhook sender)
 
     def next_id(self) -> int:
         update_id = self._next_id
@@ -51,6 +76,8 @@ class UpdateQueue:
     def push(self, update: PendingUpdate) -> None:
         self.pending.append(update)
         self._wakeup.set()
+        for listener in self.listeners:
+            listener()
 
     def wake(self) -> None:
         self._wakeup.set()
@@ -59,6 +86,64 @@ class UpdateQueue:
         if not self.allowed:
             return kind not in DEFAULT_EXCLUDED
         return kind in self.allowed
+
+    def allows(self, kind: str) -> bool:
+        """Whether updates of ``kind`` reach the bot under the current ``allowed_updates``."""
+        return self._allowed(kind)
+
+    def pending_count(self) -> int:
+        """Updates waiting to be confirmed (getWebhookInfo's pending_update_count)."""
+        return sum(1 for update in self.pending if self._allowed(update.kind))
+
+    def drop_pending(self) -> None:
+        """``drop_pending_updates``: every unconfirmed update is gone (one being POSTed just finishes)."""
+        self.pending.clear()
+
+    def abort_poll(self, reason: str) -> None:
+        """End the waiting long poll, if any, with a 409 ``reason`` (setWebhook does this)."""
+        self._ended[self._poller] = reason
+        self._poller += 1
+        self._wakeup.set()
+
+    # ------------------------------------------------------------------ webhook delivery
+    def deliverable(
+        self, now: float, limit: int, key: Callable[[PendingUpdate], Hashable]
+    ) -> tuple[list[PendingUpdate], float | None]:
+        """Up to ``limit`` updates to POST now, and when the next one waiting to be retried is due.
+
+        Only the oldest pending update of each delivery queue (``key``) may go, and only when it is
+        not being POSTed already and its retry time has come: each queue is delivered in order, one
+        update at a time, as the Bot API server's WebhookActor does.
+        """
+        self._drop_unallowed()
+        seen: set[Hashable] = set()
+        ready: list[PendingUpdate] = []
+        wake: float | None = None
+        for update in self.pending:
+            queue = key(update)
+            if queue in seen:
+                continue
+            seen.add(queue)
+            if update.sending:
+                continue
+            if update.retry_at > now:
+                wake = update.retry_at if wake is None else min(wake, update.retry_at)
+                continue
+            ready.append(update)
+            if len(ready) >= limit:
+                break
+        return ready, wake
+
+    def delivered(self, update: PendingUpdate) -> None:
+        """Its POST was answered 2xx: confirmed, as a later offset confirms it for getUpdates."""
+        for index, pending in enumerate(self.pending):
+            if pending is update:
+                del self.pending[index]
+                return
+
+    def _drop_unallowed(self) -> None:
+        if any(not self._allowed(update.kind) for update in self.pending):
+            self._ready(len(self.pending))
 
     def _confirm(self, offset: int) -> None:
         if offset > 0:
@@ -89,7 +174,7 @@ class UpdateQueue:
         deadline = time.monotonic() + timeout
         while True:
             if self._poller != me:
-                raise ApiError(409, errors.GET_UPDATES_CONFLICT)
+                raise ApiError(409, self._ended.pop(me, errors.GET_UPDATES_CONFLICT))
             ready = self._ready(limit)
             remaining = deadline - time.monotonic()
             if ready or remaining <= 0 or self.stopping:
