@@ -19,9 +19,10 @@ from functools import partial
 from bot import absence, scores, texts, views
 from bot.clock import CLOCKED_KINDS, clock_seconds, next_clock, person_to_move
 from bot.lobbies import refresh_lobby
+from bot.locks import GameLocks
 from bot.outbox import Unreachable
 from bot.service import GameService, Person, TableError
-from bot.tables import Game, turn_number
+from bot.tables import Game, load_game, turn_number
 from engine.players import player_for
 from storage import GameStatus
 
@@ -37,8 +38,12 @@ def install(service: GameService) -> None:
     async def unreachable(game: Game, seats: list[int]) -> Game:
         return await seats_unreachable(service, game, seats)
 
+    async def woken(game_id: int) -> None:
+        await pay_owed(service, game_id)
+
     service.clock.on_expiry = expired
     service.presenter.on_unreachable = unreachable
+    service.after_wake = woken
 
 
 # --- the turn clock ----------------------------------------------------------------------------
@@ -77,21 +82,54 @@ async def time_ran_out(service: GameService, game_id: int, turn: int) -> Game | 
                 service.clock.follow(game)
                 return None
             doc, went_away = absence.timed_out(doc, seat)
+            doc = replace(doc, owed=(*doc.owed, (seat, turn, went_away)))
             rng = random.Random(f"{game.id}:{turn}:clock")
             move = player_for(absence.AWAY_LEVEL).choose(match.observe(seat), rng)
             game = await service._play(Game(game.row, doc, match), seat, move, by_computer=True)
     except TableError:  # the game is gone or closed
         return None
-    person = game.doc.seats[seat]
-    assert person is not None and person.user_id is not None
     game = await service.show(game)
-    if game.match is not None and not game.match.is_over:
-        await _tell_person(service, game, person.user_id, lambda: texts.timeout_private(went_away), take_back=went_away)
-        if went_away:
-            await _tell_table(
-                service, game, lambda: texts.away_notice(person.name, absence.TIMEOUT), but=person.user_id
-            )
+    await pay_owed(service, game.id)
     return game
+
+
+async def pay_owed(service: GameService, game_id: int) -> None:
+    """Send the run-out notices committed with clock moves (this instance's, or one's that died
+    before sending them), then strike them off. Sent outside the game's lock, since a group's
+    budget may keep them waiting; should this instance die in between, they are sent again.
+    One payer at a time per game in this process, so that two run-outs close together are not
+    both told twice."""
+    async with _paying(game_id):
+        await _pay_owed(service, game_id)
+
+
+_paying = GameLocks()
+
+
+async def _pay_owed(service: GameService, game_id: int) -> None:
+    row = await service.db.games.get(game_id)
+    if row is None:
+        return
+    game = load_game(row)
+    if not game.doc.owed:
+        return
+    if game.match is not None and not game.match.is_over:
+        for seat, _turn, went_away in game.doc.owed:
+            person = game.doc.seats[seat]
+            if person is None or person.user_id is None:
+                continue
+            told = partial(texts.timeout_private, went_away)
+            await _tell_person(service, game, person.user_id, told, take_back=went_away)
+            if went_away:
+                notice = partial(texts.away_notice, person.name, absence.TIMEOUT)
+                await _tell_table(service, game, notice, but=person.user_id)
+    paid = set(game.doc.owed)
+    try:
+        async with service.locked(game_id) as fresh:
+            left = tuple(notice for notice in fresh.doc.owed if notice not in paid)
+            await service.presenter.save_doc(fresh, replace(fresh.doc, owed=left))
+    except TableError:  # closed meanwhile, or changed again (the next look strikes them off)
+        return
 
 
 # --- a hand that cannot be delivered -------------------------------------------------------------

@@ -169,7 +169,7 @@ for i, key in ipairs(KEYS) do
   redis.call('PEXPIRE', key, math.ceil((burst + 1) / rate * 1000) + 1000)
 end
 return '0'
-"""
+"""  # i18n: not shown
 
 
 class SharedPacer(Pacer):

@@ -10,7 +10,7 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, replace
 
@@ -102,6 +102,8 @@ class GameService:
         # The turn clock (bot/clock.py); what happens when it runs out is bot/manners.py's (manners.install).
         self.clock = clock if clock is not None else TurnClock()
         self._drivers: dict[int, asyncio.Task[None]] = {}
+        # What else a woken game needs (bot/manners.py: the clock's notices not sent yet).
+        self.after_wake: Callable[[int], Awaitable[None]] | None = None
 
     @asynccontextmanager
     async def locked(self, game_id: int) -> AsyncIterator[Game]:
@@ -418,6 +420,8 @@ class GameService:
         self.clock.follow(game)
         self._drive_computers(game)
         await self._settle(game)
+        if self.after_wake is not None:
+            await self.after_wake(game_id)
 
     def _drive_computers(self, game: Game) -> None:
         match = game.match

@@ -95,6 +95,9 @@ class TableDoc:
     deadline_turn: int | None = None
     # Ended with /kill (its status is then "cancelled").
     killed: bool = False
+    # Run-outs of the clock whose notices are not sent yet, as (seat, turn, the seat went away):
+    # committed with the clock's move, so that another instance sends them should this one die.
+    owed: tuple[tuple[int, int, bool], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -112,6 +115,7 @@ class TableDoc:
             "deadline": self.deadline,
             "deadline_turn": self.deadline_turn,
             "killed": self.killed,
+            "owed": [list(notice) for notice in self.owed],
         }
 
     @staticmethod
@@ -131,6 +135,7 @@ class TableDoc:
             deadline=data.get("deadline"),
             deadline_turn=data.get("deadline_turn"),
             killed=bool(data.get("killed", False)),
+            owed=tuple((int(seat), int(turn), bool(away)) for seat, turn, away in data.get("owed", ())),
         )
 
     def seat_of(self, user_id: int) -> int | None:
@@ -153,7 +158,7 @@ class TableDoc:
 # (a message, a counter, a deadline) belongs here; a new option does not.
 GAME_STATE_FIELDS = frozenset(
     {"record", "lobby_message", "board_message", "board_round", "hands", "results_posted", "room_code", "rematch"}
-    | {"deadline", "deadline_turn", "killed"}
+    | {"deadline", "deadline_turn", "killed", "owed"}
 )
 
 

@@ -311,7 +311,29 @@ def words_and_buttons(entry: Entry) -> tuple[str, list[dict[str, Any]]]:
     return players._words_of(params), [b for row in rows for b in row]
 
 
-def audit(fake: FakeTelegram, games: dict[int, GameTimes], where: dict[int, int], wall0: float) -> Audit:
+class WallClock:
+    """The wall-clock time (the bot's ``moves.at``) of a moment of the fake's own clock.
+
+    Measured at the start and at the end of the run, and read in between on the line through
+    both: a shared machine's wall clock may be slewed by a few milliseconds a minute, which is
+    as much as lies between a computer's move and the message that shows it."""
+
+    def __init__(self, fake: FakeTelegram) -> None:
+        self.fake = fake
+        self.first = (fake.recorder.elapsed(), time.time())
+        self.last = self.first
+
+    def measure(self) -> None:
+        self.last = (self.fake.recorder.elapsed(), time.time())
+
+    def __call__(self, elapsed: float) -> float:
+        (e0, w0), (e1, w1) = self.first, self.last
+        offset0, offset1 = w0 - e0, w1 - e1
+        share = 0.0 if e1 <= e0 else (elapsed - e0) / (e1 - e0)
+        return elapsed + offset0 + (offset1 - offset0) * share
+
+
+def audit(fake: FakeTelegram, games: dict[int, GameTimes], where: dict[int, int], wall: WallClock) -> Audit:
     """Check every request into a chat of a finished game (``where``: chat id -> game id)."""
     found = Audit()
     for entry in sorted(fake.transcript, key=lambda e: e.seq):
@@ -328,12 +350,12 @@ def audit(fake: FakeTelegram, games: dict[int, GameTimes], where: dict[int, int]
         if game is None or chat_id is None:
             continue
         viewer = game.seats.get(chat_id)  # None: the group
-        moment = wall0 + entry.at
+        moment = wall(entry.at)
         about = moment  # the moment whose round the request speaks of
         if entry.method == "answerCallbackQuery" and query is not None:
             # A tap's answer ("You played [6|3].") speaks of the round the tap was made in, which
             # may have ended with that very play before the answer went out.
-            about = wall0 + (query.created_at - fake.recorder.started)
+            about = wall(query.created_at - fake.recorder.started)
         words, buttons = words_and_buttons(entry)
         label = f"#{entry.seq} {entry.method} game {game.id} ({game.preset}) to " + (
             "the group" if viewer is None else f"seat {viewer}"
@@ -499,7 +521,7 @@ async def _run(quick: bool, workdir: Path) -> dict[str, object]:
         bot = BotLauncher(fake, workdir / "bot.log", env, new_session=True)
         await bot.start(timeout=START_TIMEOUT)
         try:
-            wall0 = time.time() - fake.recorder.elapsed()
+            wall = WallClock(fake)
             plays = []
             index = 0
             for preset, count, seats in group_games:
@@ -517,6 +539,7 @@ async def _run(quick: bool, workdir: Path) -> dict[str, object]:
             playing = time.monotonic() - began
             with contextlib.suppress(TimeoutError):
                 await fake.wait_idle(quiet=0.5, timeout=30)
+            wall.measure()
             polls = [e for e in fake.transcript if e.method == "getUpdates" and e.kind == "request"]
             allowed_updates = [e.params.get("allowed_updates") for e in polls]
         finally:
@@ -533,7 +556,7 @@ async def _run(quick: bool, workdir: Path) -> dict[str, object]:
                 outcome.game_id = owner
                 where.update(dict.fromkeys(chats, owner))
         began = time.monotonic()
-        found = audit(fake, games, where, wall0)
+        found = audit(fake, games, where, wall)
         auditing = time.monotonic() - began
         log = bot.log()
     began = time.monotonic()
