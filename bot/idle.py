@@ -11,8 +11,6 @@ so tests can sweep "eight days later" without waiting.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -21,6 +19,7 @@ from aiogram.filters.callback_data import CallbackData
 
 from bot import scores
 from bot.locks import GameLocks
+from bot.periodic import Periodic
 from bot.tables import load_game
 from storage import Database, GameRow, GameStatus
 
@@ -45,7 +44,7 @@ class IdleSweeper:
         self.idle_seconds = idle_days * DAY
         self.every = every
         self.now = now
-        self._task: asyncio.Task[None] | None = None
+        self._periodic = Periodic("the idle sweep", every, self.sweep, log)
 
     async def sweep(self) -> list[int]:
         """Close every game idle for longer than the idle time; returns the ids of those closed."""
@@ -76,23 +75,10 @@ class IdleSweeper:
     def start(self) -> None:
         """Sweep every ``every`` seconds from now on, until :meth:`close` (the start-up sweep is the
         caller's, before the running games are resumed, so that no idle game is woken)."""
-        if self._task is None:
-            self._task = asyncio.create_task(self._run(), name="idle-sweeper")
-
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(self.every)
-            try:
-                await self.sweep()
-            except Exception:
-                log.exception("the idle sweep failed; it runs again in %.0f s", self.every)
+        self._periodic.start()
 
     async def close(self) -> None:
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await self._periodic.close()
 
 
 def _game_callbacks() -> list[type[CallbackData]]:

@@ -207,26 +207,24 @@ class SharedPacer(Pacer):
         return float(await self._take(keys=keys, args=arguments))
 
     async def before_send(self, chat_id: int) -> None:
-        buckets = self._buckets(chat_id)
-        if not buckets:
-            return
-        try:
-            while (wait := await self._wait(buckets, 1.0, spend=True)) > 0:
-                await asyncio.sleep(wait)
-        except RedisError as error:
-            log.warning("shared send budgets unavailable (%s); pacing this process alone", error)
+        if not await self._ready(self._buckets(chat_id), need=1.0, spend=True):
             await super().before_send(chat_id)
 
     async def board_ready(self, chat_id: int) -> None:
-        buckets = self._buckets(chat_id, group_only=True)
+        if not await self._ready(self._buckets(chat_id, group_only=True), need=2.0, spend=False):
+            await super().board_ready(chat_id)
+
+    async def _ready(self, buckets: list[tuple[str, Buckets]], *, need: float, spend: bool) -> bool:
+        """Wait until every bucket holds ``need`` tokens (and spend one of each); False if Redis failed."""
         if not buckets:
-            return
+            return True
         try:
-            while (wait := await self._wait(buckets, 2.0, spend=False)) > 0:
+            while (wait := await self._wait(buckets, need, spend)) > 0:
                 await asyncio.sleep(wait)
         except RedisError as error:
             log.warning("shared send budgets unavailable (%s); pacing this process alone", error)
-            await super().board_ready(chat_id)
+            return False
+        return True
 
 
 # Methods that put a message into a chat or change one: they spend the chat's budget.

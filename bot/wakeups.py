@@ -19,6 +19,7 @@ import logging
 import time
 from collections.abc import Callable
 
+from bot.periodic import Periodic
 from bot.service import GameService
 
 log = logging.getLogger(__name__)
@@ -40,7 +41,7 @@ class WakeSweeper:
         self.lease = lease
         self.now = now
         self.woken = 0  # games this instance took over, for the log and the tests
-        self._task: asyncio.Task[None] | None = None
+        self._periodic = Periodic("the wake-up sweep", every, self.sweep, log)
         self._waking: set[asyncio.Task[None]] = set()
 
     async def sweep(self) -> list[int]:
@@ -62,21 +63,11 @@ class WakeSweeper:
             log.exception("game %s could not be woken; it is tried again in %.0f s", game_id, self.lease)
 
     def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self._run(), name="wake-sweeper")
-
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(self.every)
-            try:
-                await self.sweep()
-            except Exception:
-                log.exception("the wake-up sweep failed; it runs again in %.1f s", self.every)
+        self._periodic.start()
 
     async def close(self) -> None:
-        task, self._task = self._task, None
-        for running in [task, *self._waking]:
-            if running is not None:
-                running.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await running
+        await self._periodic.close()
+        for waking in list(self._waking):
+            waking.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await waking
