@@ -229,7 +229,7 @@ async def serve_webhook(bot: Bot, dispatcher: Dispatcher, settings: Settings) ->
     # still being handled; run() drains them first and closes the session itself.
     app.router.add_post(urlsplit(settings.webhook_url).path or "/", handler.handle)
     app.router.add_get("/health", _health)
-    runner = web.AppRunner(app, handle_signals=False, access_log=None)
+    runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=SHUTDOWN_GRACE)
     await runner.setup()
     site = web.TCPSite(runner, settings.webhook_host, settings.webhook_port)
     await site.start()

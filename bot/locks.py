@@ -72,15 +72,17 @@ class SharedGameLocks(GameLocks):
                 await self._release(lock, game_id)
 
     async def _keep(self, lock: Lock, game_id: int) -> None:
-        from redis.exceptions import RedisError
+        from redis.exceptions import LockError, RedisError
 
         while True:
             await asyncio.sleep(self.ttl / 3)
             try:
                 await lock.reacquire()
-            except RedisError as error:  # it expired (or Redis went away): the version check still guards
-                log.warning("game %s: its shared lock could not be renewed (%s)", game_id, error)
+            except LockError as error:  # it expired under us: the version check still guards the game
+                log.warning("game %s: its shared lock was lost (%s)", game_id, error)
                 return
+            except RedisError as error:  # a passing fault: try again before the lock runs out
+                log.warning("game %s: its shared lock could not be renewed yet (%s)", game_id, error)
 
     @staticmethod
     async def _release(lock: Lock, game_id: int) -> None:

@@ -19,10 +19,9 @@ from functools import partial
 from bot import absence, scores, texts, views
 from bot.clock import CLOCKED_KINDS, clock_seconds, next_clock, person_to_move
 from bot.lobbies import refresh_lobby
-from bot.locks import GameLocks
 from bot.outbox import Unreachable
 from bot.service import GameService, Person, TableError
-from bot.tables import Game, load_game, turn_number
+from bot.tables import Game, turn_number
 from engine.players import player_for
 from storage import GameStatus
 
@@ -95,23 +94,20 @@ async def time_ran_out(service: GameService, game_id: int, turn: int) -> Game | 
 
 async def pay_owed(service: GameService, game_id: int) -> None:
     """Send the run-out notices committed with clock moves (this instance's, or one's that died
-    before sending them), then strike them off. Sent outside the game's lock, since a group's
-    budget may keep them waiting; should this instance die in between, they are sent again.
-    One payer at a time per game in this process, so that two run-outs close together are not
-    both told twice."""
-    async with _paying(game_id):
-        await _pay_owed(service, game_id)
+    before sending them), then strike them off.
 
-
-_paying = GameLocks()
-
-
-async def _pay_owed(service: GameService, game_id: int) -> None:
-    row = await service.db.games.get(game_id)
-    if row is None:
-        return
-    game = load_game(row)
-    if not game.doc.owed:
+    They are first claimed under the game's lock for :data:`PAYING_LEASE` seconds, so that no
+    other payer (in this process or another instance) sends them meanwhile, then sent outside
+    it, since a group's budget may keep them waiting. Should this payer die before striking
+    them off, they are sent again by whoever looks at the game once the claim has lapsed."""
+    try:
+        async with service.locked(game_id) as game:
+            now = service.clock.now()
+            busy = game.doc.owed_claimed_until is not None and game.doc.owed_claimed_until > now
+            if not game.doc.owed or busy:
+                return
+            game = await service.presenter.save_doc(game, replace(game.doc, owed_claimed_until=now + PAYING_LEASE))
+    except TableError:  # gone, closed, or changed under the claim
         return
     if game.match is not None and not game.match.is_over:
         for seat, _turn, went_away in game.doc.owed:
@@ -127,9 +123,13 @@ async def _pay_owed(service: GameService, game_id: int) -> None:
     try:
         async with service.locked(game_id) as fresh:
             left = tuple(notice for notice in fresh.doc.owed if notice not in paid)
-            await service.presenter.save_doc(fresh, replace(fresh.doc, owed=left))
-    except TableError:  # closed meanwhile, or changed again (the next look strikes them off)
+            await service.presenter.save_doc(fresh, replace(fresh.doc, owed=left, owed_claimed_until=None))
+    except TableError:  # closed meanwhile, or changed again (the claim lapses, they are sent again)
         return
+
+
+# Seconds a payer has to send the notices it claimed before another may send them.
+PAYING_LEASE = 60.0
 
 
 # --- a hand that cannot be delivered -------------------------------------------------------------

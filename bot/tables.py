@@ -98,6 +98,8 @@ class TableDoc:
     # Run-outs of the clock whose notices are not sent yet, as (seat, turn, the seat went away):
     # committed with the clock's move, so that another instance sends them should this one die.
     owed: tuple[tuple[int, int, bool], ...] = ()
+    # Until when a payer (bot/manners.py pay_owed) is sending them: nobody else sends them meanwhile.
+    owed_claimed_until: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -116,6 +118,7 @@ class TableDoc:
             "deadline_turn": self.deadline_turn,
             "killed": self.killed,
             "owed": [list(notice) for notice in self.owed],
+            "owed_claimed_until": self.owed_claimed_until,
         }
 
     @staticmethod
@@ -136,6 +139,7 @@ class TableDoc:
             deadline_turn=data.get("deadline_turn"),
             killed=bool(data.get("killed", False)),
             owed=tuple((int(seat), int(turn), bool(away)) for seat, turn, away in data.get("owed", ())),
+            owed_claimed_until=data.get("owed_claimed_until"),
         )
 
     def seat_of(self, user_id: int) -> int | None:
@@ -158,7 +162,7 @@ class TableDoc:
 # (a message, a counter, a deadline) belongs here; a new option does not.
 GAME_STATE_FIELDS = frozenset(
     {"record", "lobby_message", "board_message", "board_round", "hands", "results_posted", "room_code", "rematch"}
-    | {"deadline", "deadline_turn", "killed", "owed"}
+    | {"deadline", "deadline_turn", "killed", "owed", "owed_claimed_until"}
 )
 
 

@@ -19,12 +19,14 @@ import logging
 import time
 from collections.abc import Callable
 
+from bot import scores
 from bot.periodic import Periodic
 from bot.service import GameService
 
 log = logging.getLogger(__name__)
 
 BATCH = 20
+BACKFILL_EVERY = 30.0  # seconds
 
 
 class WakeSweeper:
@@ -41,12 +43,21 @@ class WakeSweeper:
         self.lease = lease
         self.now = now
         self.woken = 0  # games this instance took over, for the log and the tests
+        self._backfilled = now()  # start-up has just done it
         self._periodic = Periodic("the wake-up sweep", every, self.sweep, log)
         self._waking: set[asyncio.Task[None]] = set()
 
     async def sweep(self) -> list[int]:
-        """Claim the games due now and wake each (in tasks of their own); returns their ids."""
-        claimed = await self.service.db.games.claim_due(self.now(), self.lease, BATCH)
+        """Claim the games due now and wake each (in tasks of their own); returns their ids.
+
+        With a shared database, now and then also what a restart does for ended games: record a
+        result nobody recorded and post a final result nobody posted (an instance died between
+        the last move and its result; bot/scores.py)."""
+        now = self.now()
+        if self.service.db.shared and now - self._backfilled >= BACKFILL_EVERY:
+            self._backfilled = now
+            await scores.backfill(self.service)
+        claimed = await self.service.db.games.claim_due(now, self.lease, BATCH)
         for game_id in claimed:
             task = asyncio.create_task(self._wake(game_id), name=f"wake-{game_id}")
             self._waking.add(task)
