@@ -44,7 +44,7 @@ class IdleSweeper:
         self.idle_seconds = idle_days * DAY
         self.every = every
         self.now = now
-        self._periodic = Periodic("the idle sweep", every, self.sweep, log)
+        self._periodic = Periodic("the idle sweep", every, self.sweep, log)  # i18n: not shown
 
     async def sweep(self) -> list[int]:
         """Close every game idle for longer than the idle time; returns the ids of those closed."""

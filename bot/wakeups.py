@@ -44,7 +44,7 @@ class WakeSweeper:
         self.now = now
         self.woken = 0  # games this instance took over, for the log and the tests
         self._backfilled = now()  # start-up has just done it
-        self._periodic = Periodic("the wake-up sweep", every, self.sweep, log)
+        self._periodic = Periodic("the wake-up sweep", every, self.sweep, log)  # i18n: not shown
         self._waking: set[asyncio.Task[None]] = set()
 
     async def sweep(self) -> list[int]:
