@@ -27,7 +27,7 @@ from typing import Any
 
 from tests.e2e.fake_telegram import CallbackQuery, FakeTelegram
 
-TILE_PREFIX = "t:"  # bot/callbacks.py TileTap: tile taps and choices of an end
+TILE_PREFIX = "t:"  # bot/telegram/callbacks.py TileTap: tile taps and choices of an end
 
 
 @dataclass

@@ -31,26 +31,27 @@ from pydantic import ValidationError
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from bot import manners, texts
-from bot.answers import AnswerMiddleware
-from bot.boards import BoardPainter
-from bot.chat_moves import on_migrate
-from bot.clock import TurnClock
-from bot.config import Settings
+from bot.background.idle_close import IdleSweeper
+from bot.background.wakeups import WakeSweeper
+from bot.display.boards import BoardPainter
+from bot.display.pictures import PictureMaker
+from bot.display.presenter import Presenter
+from bot.environment import Settings
+from bot.handlers import all_routers
 from bot.health import beat
-from bot.i18n import LANGUAGES, _, speaking
-from bot.idle import IdleSweeper
-from bot.languages import LanguageMiddleware, Languages
-from bot.locks import GameLocks, SharedGameLocks
-from bot.middlewares import InFlight, PeopleMiddleware
-from bot.outbox import Outbox
-from bot.pacing import Pacer, PacingMiddleware, SharedPacer
-from bot.pictures import PictureMaker
-from bot.presenter import Presenter
-from bot.routers import all_routers
-from bot.service import GameService
-from bot.session import OneWriteSession
-from bot.wakeups import WakeSweeper
+from bot.model.clock import TurnClock
+from bot.table import manners
+from bot.table.service import GameService
+from bot.table.supergroup import on_migrate
+from bot.telegram.answers import AnswerMiddleware
+from bot.telegram.locks import GameLocks, SharedGameLocks
+from bot.telegram.middlewares import InFlight, PeopleMiddleware
+from bot.telegram.outbox import Outbox
+from bot.telegram.pacing import Pacer, PacingMiddleware, SharedPacer
+from bot.telegram.session import OneWriteSession
+from bot.words import texts
+from bot.words.i18n import LANGUAGES, _, speaking
+from bot.words.languages import LanguageMiddleware, Languages
 from storage import Database
 
 log = logging.getLogger("bot")

@@ -1,7 +1,7 @@
 """Chats: their settings (a JSON object in ``chats.settings``, the language in ``chats.language``),
 and moving everything a chat owns to a new chat id when a group becomes a supergroup.
 
-The keys inside ``settings`` mean nothing here; the bot (``bot/chat_settings.py``) gives them
+The keys inside ``settings`` mean nothing here; the bot (``bot/model/chat_defaults.py``) gives them
 their meaning and checks their values.
 """
 
@@ -15,8 +15,7 @@ from storage.errors import IntegrityError
 from storage.users import ChatRow
 
 if TYPE_CHECKING:
-    from storage.backend import Queries, Row
-    from storage.database import Database
+    from storage.backend import Backend, Queries, Row
 
 # Every table with a column that names a chat, and that column: all of it moves with the chat.
 # A new table that belongs to a chat (results, ratings …) adds its line here.
@@ -28,11 +27,11 @@ MOVE_TRIES = 3
 
 
 class ChatRepository:
-    def __init__(self, database: Database) -> None:
-        self._db = database
+    def __init__(self, backend: Backend) -> None:
+        self._backend = backend
 
     async def get(self, chat_id: int) -> ChatRow | None:
-        return await _read(self._db.backend, chat_id)
+        return await _read(self._backend, chat_id)
 
     async def update(
         self,
@@ -43,7 +42,7 @@ class ChatRepository:
         language: str | None = None,
     ) -> ChatRow:
         """Set some settings keys (the others stay) and/or the language; makes the row if there is none."""
-        async with self._db.backend.transaction() as transaction:
+        async with self._backend.transaction() as transaction:
             # The chat's settings are read, merged and written back: no other update of the same
             # chat may come between (PostgreSQL; SQLite has one writer at a time anyway).
             await transaction.lock(chat_id)
@@ -62,7 +61,7 @@ class ChatRepository:
 
     async def adopt_language(self, chat_id: int, chat_type: str, language: str) -> str:
         """The chat's language; ``language`` becomes it if none is set yet (the first game's creator's)."""
-        async with self._db.backend.transaction() as transaction:
+        async with self._backend.transaction() as transaction:
             # One statement decides; the row it wrote stays this transaction's until it ends.
             await transaction.execute(
                 "INSERT INTO chats (id, type, language, updated_at) VALUES (?, ?, ?, ?)"
@@ -93,7 +92,7 @@ class ChatRepository:
 
     async def _move(self, old: int, new: int) -> int:
         moved = 0
-        async with self._db.backend.transaction() as transaction:
+        async with self._backend.transaction() as transaction:
             for chat_id in sorted((old, new)):  # in one order everywhere: no deadlock of two moves
                 await transaction.lock(chat_id)
             await _one_open_game(transaction, old, new)

@@ -15,8 +15,12 @@ from typing import Final
 from urllib.parse import urlsplit
 
 from storage.backend import MIGRATIONS_LOCK, SQLITE, Backend
+from storage.chats import ChatRepository
 from storage.errors import ChatBusyError, DatabaseUrlError, StaleVersionError
+from storage.games import GameRepository
 from storage.migrations import MIGRATIONS, POSTGRES_MIGRATIONS
+from storage.results import ResultRepository
+from storage.users import UserRepository
 
 __all__ = [
     "DEFAULT_WAKE_GRACE",
@@ -88,15 +92,10 @@ class Database:
         self.shared: bool = backend.shared
         self.wake_grace = float(wake_grace)
         self.migrations = MIGRATIONS if backend.dialect == SQLITE else POSTGRES_MIGRATIONS
-        from storage.chats import ChatRepository
-        from storage.games import GameRepository
-        from storage.results import ResultRepository
-        from storage.users import UserRepository
-
-        self.games = GameRepository(self)
-        self.users = UserRepository(self)
-        self.chats = ChatRepository(self)
-        self.results = ResultRepository(self)
+        self.games = GameRepository(backend, wake_grace=self.wake_grace)
+        self.users = UserRepository(backend)
+        self.chats = ChatRepository(backend)
+        self.results = ResultRepository(backend)
 
     @classmethod
     async def open(cls, url: str, *, wake_grace: float = DEFAULT_WAKE_GRACE) -> Database:

@@ -14,7 +14,7 @@ from storage.backend import POSTGRESQL, Row, Write
 from storage.errors import ChatBusyError, IntegrityError
 
 if TYPE_CHECKING:
-    from storage.database import Database
+    from storage.backend import Backend
 
 
 class GameStatus(enum.StrEnum):
@@ -22,7 +22,7 @@ class GameStatus(enum.StrEnum):
     PLAYING = "playing"
     FINISHED = "finished"
     CANCELLED = "cancelled"
-    # Closed by the idle sweep (bot/idle.py) after days without a change; kept, never deleted.
+    # Closed by the idle sweep (bot/background/idle_close.py) after days without a change; kept, never deleted.
     CLOSED = "closed"
 
 
@@ -101,12 +101,13 @@ _CLAIM_SQLITE: Final = _CLAIM.format(lock="")
 
 
 class GameRepository:
-    def __init__(self, database: Database) -> None:
-        self._db = database
+    def __init__(self, backend: Backend, *, wake_grace: float) -> None:
+        self._backend = backend
+        self._wake_grace = wake_grace
 
     def _wake_at(self, status: GameStatus, at: float) -> float | None:
         """The wake-up a running game gets when nobody says another: ``wake_grace`` after ``at``."""
-        return at + self._db.wake_grace if status is GameStatus.PLAYING else None
+        return at + self._wake_grace if status is GameStatus.PLAYING else None
 
     async def create(
         self, *, chat_id: int, kind: str, status: GameStatus, preset: str, creator_id: int, data: dict[str, Any]
@@ -118,7 +119,7 @@ class GameRepository:
         now = time.time()
         wake_at = self._wake_at(status, now)
         try:
-            game_id = await self._db.backend.insert(
+            game_id = await self._backend.insert(
                 "INSERT INTO games (chat_id, kind, status, preset, creator_id, version, data, created_at,"
                 " updated_at, wake_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?)",
                 (chat_id, kind, status.value, preset, creator_id, json.dumps(data), now, now, wake_at),
@@ -128,11 +129,11 @@ class GameRepository:
         return GameRow(game_id, chat_id, kind, status, preset, creator_id, 0, data, now, now, wake_at)
 
     async def get(self, game_id: int) -> GameRow | None:
-        row = await self._db.backend.fetch_one("SELECT * FROM games WHERE id = ?", (game_id,))
+        row = await self._backend.fetch_one("SELECT * FROM games WHERE id = ?", (game_id,))
         return GameRow.from_row(row) if row else None
 
     async def active_in_chat(self, chat_id: int) -> GameRow | None:
-        row = await self._db.backend.fetch_one(
+        row = await self._backend.fetch_one(
             "SELECT * FROM games WHERE chat_id = ? AND status IN (?, ?) ORDER BY id DESC LIMIT 1",
             (chat_id, *ACTIVE),
         )
@@ -140,25 +141,25 @@ class GameRepository:
 
     async def newest_in_chat(self, chat_id: int, limit: int = 5) -> list[GameRow]:
         """The chat's newest games, whatever their status, newest first."""
-        rows = await self._db.backend.fetch_all(
+        rows = await self._backend.fetch_all(
             "SELECT * FROM games WHERE chat_id = ? ORDER BY id DESC LIMIT ?", (chat_id, limit)
         )
         return [GameRow.from_row(row) for row in rows]
 
     async def status_of(self, game_id: int) -> GameStatus | None:
         """A game's status alone (no document to parse): checked on every tap."""
-        row = await self._db.backend.fetch_one("SELECT status FROM games WHERE id = ?", (game_id,))
+        row = await self._backend.fetch_one("SELECT status FROM games WHERE id = ?", (game_id,))
         return GameStatus(row[0]) if row else None
 
     async def idle_since(self, before: float) -> list[GameRow]:
         """Lobbies and running games whose last change was before ``before`` (a time.time())."""
-        rows = await self._db.backend.fetch_all(
+        rows = await self._backend.fetch_all(
             "SELECT * FROM games WHERE status IN (?, ?) AND updated_at < ? ORDER BY id", (*ACTIVE, before)
         )
         return [GameRow.from_row(row) for row in rows]
 
     async def with_status(self, status: GameStatus) -> list[GameRow]:
-        rows = await self._db.backend.fetch_all("SELECT * FROM games WHERE status = ? ORDER BY id", (status.value,))
+        rows = await self._backend.fetch_all("SELECT * FROM games WHERE status = ? ORDER BY id", (status.value,))
         return [GameRow.from_row(row) for row in rows]
 
     async def save(
@@ -183,7 +184,7 @@ class GameRepository:
         if new_status is not GameStatus.PLAYING:
             wake = None
         elif wake_at is UNSET:
-            wake = now + self._db.wake_grace
+            wake = now + self._wake_grace
         else:
             wake = wake_at
         new = replace(
@@ -202,17 +203,17 @@ class GameRepository:
         )
         if not moves:
             # One statement is a transaction by itself: one trip to the database.
-            await self._db.backend.batch((update,))
+            await self._backend.batch((update,))
             return new
         inserts = [(game.id, game.id, m.round, m.seat, m.tile, m.side, int(m.by_computer), now) for m in moves]
         # The update and the moves as one transaction; on SQLite one trip to its thread.
-        await self._db.backend.batch((update, Write(_INSERT_MOVE, rows=inserts)))
+        await self._backend.batch((update, Write(_INSERT_MOVE, rows=inserts)))
         return new
 
     async def set_wake(self, game_id: int, version: int, at: float | None) -> bool:
         """Store when the running game ``game_id`` (still at ``version``) should next be looked at
         (None: never); False if it changed meanwhile or is not running. The version stays."""
-        changed = await self._db.backend.execute(
+        changed = await self._backend.execute(
             "UPDATE games SET wake_at = ? WHERE id = ? AND version = ? AND status = 'playing'", (at, game_id, version)
         )
         return changed > 0
@@ -224,7 +225,7 @@ class GameRepository:
         Atomic: two instances claiming at once never get the same game, and a game claimed comes
         due again only if its new wake-up passes too (the instance that took it died as well).
         """
-        backend = self._db.backend
+        backend = self._backend
         parameters = (now + lease, now, limit)
         if backend.returning:
             rows = await backend.execute_returning(_CLAIM_SQL.get(backend.dialect, _CLAIM_SQLITE), parameters)
@@ -242,7 +243,7 @@ class GameRepository:
         return ids
 
     async def moves(self, game_id: int) -> list[MoveLog]:
-        rows = await self._db.backend.fetch_all(
+        rows = await self._backend.fetch_all(
             "SELECT round, seat, tile, side, by_computer FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)
         )
         return [MoveLog(row[0], row[1], row[2], row[3], bool(row[4])) for row in rows]

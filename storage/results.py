@@ -25,8 +25,7 @@ from typing import TYPE_CHECKING, Any
 from storage.backend import POSTGRESQL, RATINGS_LOCK, SQLITE
 
 if TYPE_CHECKING:
-    from storage.backend import Queries
-    from storage.database import Database
+    from storage.backend import Backend, Queries
 
 FINISHED = "finished"
 ABANDONED = "abandoned"
@@ -160,8 +159,8 @@ _UNPOSTED: dict[str, str] = {
 
 
 class ResultRepository:
-    def __init__(self, database: Database) -> None:
-        self._db = database
+    def __init__(self, backend: Backend) -> None:
+        self._backend = backend
 
     async def record(self, result: GameResult, rate: Rater | None = None) -> tuple[GameResult, bool]:
         """Store ``result`` once: (what is stored, whether this call stored it).
@@ -171,7 +170,7 @@ class ResultRepository:
         ``rate`` (never for an abandoned game) gets the current ratings, read in the same
         transaction as the write, so two games ending at once cannot both start from the same one.
         """
-        async with self._db.backend.transaction() as transaction:
+        async with self._backend.transaction() as transaction:
             # Ratings are read, computed and written back: one game at a time, across instances
             # (PostgreSQL; on SQLite the transaction alone is the only writer).
             await transaction.lock(RATINGS_LOCK)
@@ -211,7 +210,7 @@ class ResultRepository:
         return stored_now, True
 
     async def get(self, game_id: int) -> GameResult | None:
-        found = await _read(self._db.backend, "r.game_id = ?", (game_id,))
+        found = await _read(self._backend, "r.game_id = ?", (game_id,))
         return found[0] if found else None
 
     async def recent(
@@ -226,7 +225,7 @@ class ResultRepository:
             parameters = (user_id,)
         else:
             raise ValueError("recent() needs a chat or a person")
-        return await _read(self._db.backend, where, parameters, limit=limit)
+        return await _read(self._backend, where, parameters, limit=limit)
 
     async def last_finished(self, *, chat_id: int | None = None, user_id: int | None = None) -> GameResult | None:
         parameters: tuple[Any, ...]
@@ -237,7 +236,7 @@ class ResultRepository:
             parameters = (FINISHED, user_id)
         else:
             raise ValueError("last_finished() needs a chat or a person")
-        found = await _read(self._db.backend, where, parameters, limit=1)
+        found = await _read(self._backend, where, parameters, limit=1)
         return found[0] if found else None
 
     async def standings(self, chat_id: int | None, *, min_games: int = 1) -> list[Standing]:
@@ -269,7 +268,7 @@ class ResultRepository:
             f" FROM result_seats s WHERE {where} s.finished = 1 GROUP BY {group}"
             " HAVING COUNT(DISTINCT s.result_id) >= ?"
         )
-        rows = await self._db.backend.fetch_all(sql, (*parameters, min_games))
+        rows = await self._backend.fetch_all(sql, (*parameters, min_games))
         return [
             Standing(
                 player=row[0],
@@ -289,7 +288,7 @@ class ResultRepository:
         where = "player = ? AND finished = 1" + ("" if chat_id is None else " AND chat_id = ?")
         parameters: tuple[Any, ...] = (player,) if chat_id is None else (player, chat_id)
         mu, sigma = ("mu", "sigma") if chat_id is None else ("chat_mu", "chat_sigma")
-        rows = await self._db.backend.fetch_all(
+        rows = await self._backend.fetch_all(
             f"SELECT preset, won, {mu}, {sigma} FROM result_seats WHERE {where} ORDER BY result_id", parameters
         )
         presets: dict[str, list[int]] = {}
@@ -314,13 +313,13 @@ class ResultRepository:
     async def unrecorded(self) -> list[int]:
         """Games that ended (finished; ended with /kill; closed while idle, once dealt) whose result
         was never recorded: the bot stopped between the end and the recording."""
-        rows = await self._db.backend.fetch_all(_UNRECORDED[self._db.dialect])
+        rows = await self._backend.fetch_all(_UNRECORDED[self._backend.dialect])
         return [row[0] for row in rows]
 
     async def unposted(self, within: float) -> list[int]:
         """Finished games changed in the last ``within`` seconds whose results were not all posted
         (``results_posted`` in the game's document counts the rounds whose result was sent)."""
-        rows = await self._db.backend.fetch_all(_UNPOSTED[self._db.dialect], (time.time() - within,))
+        rows = await self._backend.fetch_all(_UNPOSTED[self._backend.dialect], (time.time() - within,))
         return [row[0] for row in rows]
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from storage.database import Database
+    from storage.backend import Backend
 
 
 @dataclass(frozen=True)
@@ -51,9 +51,9 @@ class UserRepository:
     be stale: there the caches are not used, and every call reads or writes the database.
     """
 
-    def __init__(self, database: Database) -> None:
-        self._db = database
-        self._cache = not database.shared
+    def __init__(self, backend: Backend) -> None:
+        self._backend = backend
+        self._cache = not backend.shared
         self._seen: dict[int, tuple[str, str | None, str | None]] = {}
         self._private_ok: dict[int, bool] = {}
 
@@ -66,7 +66,7 @@ class UserRepository:
             if self._seen.get(user_id) == (name, username, language):
                 return
             self._seen[user_id] = (name, username, language)
-        await self._db.backend.execute(
+        await self._backend.execute(
             _SEEN if self._cache else _SEEN + _SEEN_CHANGED, (user_id, name, username, language, time.time())
         )
 
@@ -75,7 +75,7 @@ class UserRepository:
             if self._private_ok.get(user_id) == ok:
                 return
             self._private_ok[user_id] = ok
-        await self._db.backend.execute(
+        await self._backend.execute(
             "UPDATE users SET private_ok = ?, updated_at = ? WHERE id = ?", (int(ok), time.time(), user_id)
         )
 
@@ -90,7 +90,7 @@ class UserRepository:
         return known
 
     async def get(self, user_id: int) -> UserRow | None:
-        row = await self._db.backend.fetch_one(
+        row = await self._backend.fetch_one(
             "SELECT id, name, username, language, private_ok, chosen_language FROM users WHERE id = ?", (user_id,)
         )
         if row is None:
@@ -99,7 +99,7 @@ class UserRepository:
 
     async def choose_language(self, user_id: int, name: str, language: str) -> None:
         """Remember the language the user chose (/language); it wins over Telegram's language_code."""
-        await self._db.backend.execute(
+        await self._backend.execute(
             "INSERT INTO users (id, name, chosen_language, updated_at) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (id) DO UPDATE SET chosen_language = excluded.chosen_language,"
             " updated_at = excluded.updated_at",
@@ -107,7 +107,7 @@ class UserRepository:
         )
 
     async def chat_seen(self, chat_id: int, chat_type: str, title: str | None) -> None:
-        await self._db.backend.execute(
+        await self._backend.execute(
             "INSERT INTO chats (id, type, title, updated_at) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (id) DO UPDATE SET type = excluded.type, title = excluded.title,"
             " updated_at = excluded.updated_at",
@@ -115,7 +115,7 @@ class UserRepository:
         )
 
     async def get_chat(self, chat_id: int) -> ChatRow | None:
-        row = await self._db.backend.fetch_one(
+        row = await self._backend.fetch_one(
             "SELECT id, type, title, language, settings FROM chats WHERE id = ?", (chat_id,)
         )
         if row is None:

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 import pytest
 from pydantic import ValidationError
 
-from bot.config import Settings
+from bot.environment import Settings
 from tests.conftest import REPO
 
 yaml = pytest.importorskip("yaml")
@@ -27,7 +27,7 @@ COMPOSE = REPO / "docker-compose.yml"
 CADDYFILE = REPO / "deploy" / "Caddyfile"
 DOCKERFILE = REPO / "Dockerfile"
 
-# The settings the bot's containers may be given (bot/config.py reads each of them).
+# The settings the bot's containers may be given (bot/environment.py reads each of them).
 BOT_SETTINGS = {
     "BOT_TOKEN",
     "LOG_LEVEL",
@@ -174,7 +174,7 @@ def test_only_the_token_is_required_at_substitution() -> None:
 def test_the_variables_are_the_documented_ones() -> None:
     used = {m["name"] for m in variables()}
     assert used == COMPOSE_VARIABLES
-    # Every setting handed to a bot container is one bot/config.py reads.
+    # Every setting handed to a bot container is one bot/environment.py reads.
     known = {name.upper() for name in Settings.model_fields}
     assert known >= BOT_SETTINGS
     model = load(SCALE_ENV)

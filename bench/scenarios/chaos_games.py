@@ -12,7 +12,7 @@ so the audit can tell, per game:
   (a replayed update applied again would be one), or log rows the engine record does not have;
 * the log and the engine record agree and replay to a finished game (``check_stored_game``).
 
-A tile button's ``version`` is the game's turn number (``bot.tables.turn_number``): before the
+A tile button's ``version`` is the game's turn number (``bot.model.game.turn_number``): before the
 move at index ``k`` of the log (all rounds, forced leads included), in round ``r`` (from 0), it
 is ``k + r + 1``; that is how a logged move is matched to the tap that asked for it.
 """
@@ -49,7 +49,7 @@ from tests.e2e.players import (
 
 TAP_WAIT = 4.0  # seconds a player waits for the bot to act on a tap before looking again
 STALL = 90.0  # seconds without any progress before a game counts as not resumed
-PLAYED = re.compile(r"^✅ ")  # the toast of a tap that was played (bot.texts.you_played)
+PLAYED = re.compile(r"^✅ ")  # the toast of a tap that was played (bot.words.texts.you_played)
 ERROR_LINE = re.compile(r" (ERROR|CRITICAL) |^Traceback ")
 POLLING_ERROR = "Failed to fetch updates"  # aiogram's polling loop: logged at ERROR, then it backs off and retries
 

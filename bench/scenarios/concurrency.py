@@ -45,7 +45,7 @@ TAPS = 100
 SAME = 50  # of the player's taps, the same callback data
 OTHERS = 10  # by the other player (or, in private, more by the outsider)
 OUTSIDER = 10
-PLAYED = "✅"  # bot.texts.you_played
+PLAYED = "✅"  # bot.words.texts.you_played
 
 
 @dataclass

@@ -6,7 +6,7 @@ against the computer, a friend room waiting for its friend and one being played,
 in none of them.  Then, in bursts, forged updates go in:
 
 * callback data that is junk, too long (over Telegram's 64 bytes), of every prefix of
-  ``bot/callbacks.py`` with fields of the wrong type or value or number, naming finished games,
+  ``bot/telegram/callbacks.py`` with fields of the wrong type or value or number, naming finished games,
   sent from another chat, for another seat, with an old turn number, replayed, and tapped on
   messages that do not exist;
 * commands with junk arguments (``/new xyz``, ``/rules ../..``, ``/export -1``, ``/top x…``,
@@ -117,7 +117,7 @@ WEIRD = (
     "\\",
     '"',
 )
-PLAYED = "✅"  # bot.texts.you_played
+PLAYED = "✅"  # bot.words.texts.you_played
 SETTLE_TIMEOUT = 60.0
 
 

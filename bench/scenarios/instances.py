@@ -61,7 +61,7 @@ from tests.e2e.players import StoredGame  # noqa: E402
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 REDIS_URL = os.environ.get("TEST_INSTANCES_REDIS_URL", "redis://127.0.0.1:6379/14")
 CLOCK_SCALE = 0.05  # a group's default 60-second clock lasts 3 s
-RAN_OUT = "⏱ Your time ran out"  # bot.texts.timeout_private, both forms
+RAN_OUT = "⏱ Your time ran out"  # bot.words.texts.timeout_private, both forms
 SPECS = (
     GameSpec("group", "classic", 2, 3),
     GameSpec("group", "draw", 2, 3),

@@ -212,7 +212,7 @@ class GameTimes:
 
 
 def load_games(database: Path) -> dict[int, GameTimes]:
-    from bot.tables import TableDoc
+    from bot.model.game import TableDoc
 
     connection = sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=10)
     found = {}
@@ -440,7 +440,7 @@ def token_secrets(*tokens: str) -> list[str]:
 def used_update_types() -> list[str]:
     from aiogram import Dispatcher
 
-    from bot.routers import all_routers
+    from bot.handlers import all_routers
 
     dispatcher = Dispatcher()
     dispatcher.include_routers(*all_routers())

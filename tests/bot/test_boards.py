@@ -7,13 +7,13 @@ import random
 from dataclasses import replace
 from typing import Any, cast
 
-from bot.boards import BoardPainter
-from bot.languages import Languages
-from bot.locks import GameLocks
-from bot.outbox import Outbox
-from bot.pacing import Pacer
-from bot.pictures import Photo, PictureMaker
-from bot.tables import Game, Seat, TableDoc
+from bot.display.boards import BoardPainter
+from bot.display.pictures import Photo, PictureMaker
+from bot.model.game import Game, Seat, TableDoc
+from bot.telegram.locks import GameLocks
+from bot.telegram.outbox import Outbox
+from bot.telegram.pacing import Pacer
+from bot.words.languages import Languages
 from engine import Match, Rules, Table
 from engine.events import Played
 from storage import Database, GameRow, GameStatus

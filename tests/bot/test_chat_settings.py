@@ -12,12 +12,12 @@ from aiogram import Bot
 from aiogram.exceptions import TelegramMigrateToChat
 from aiogram.methods import SendMessage
 
-from bot.callbacks import HandTap, LevelTap, LobbyTap, RematchTap, RoomTap, RulesTap, SettingsTap, TileTap
-from bot.chat_settings import ChatDefaults, change, chat_defaults, parse
-from bot.idle import DAY, IdleSweeper, game_of
-from bot.locks import GameLocks
-from bot.outbox import Outbox
-from bot.settings_view import settings_markup, settings_text
+from bot.background.idle_close import DAY, IdleSweeper, game_of
+from bot.display.settings_message import settings_markup, settings_text
+from bot.model.chat_defaults import ChatDefaults, change, chat_defaults, parse
+from bot.telegram.callbacks import HandTap, LevelTap, LobbyTap, RematchTap, RoomTap, RulesTap, SettingsTap, TileTap
+from bot.telegram.locks import GameLocks
+from bot.telegram.outbox import Outbox
 from storage import ChatRow, Database, GameStatus
 
 

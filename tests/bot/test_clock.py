@@ -1,4 +1,4 @@
-"""The turn clock (bot/clock.py): deadlines in the document, and timers run on a fake time source."""
+"""The turn clock (bot/model/clock.py): deadlines in the document, and timers run on a fake time source."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from dataclasses import replace
 
 import pytest
 
-from bot.clock import DEFAULT_CLOCK, TurnClock, clock_seconds, next_clock, person_to_move
-from bot.tables import Game, Seat, TableDoc, record_of, turn_number
+from bot.model.clock import DEFAULT_CLOCK, TurnClock, clock_seconds, next_clock, person_to_move
+from bot.model.game import Game, Seat, TableDoc, record_of, turn_number
 from engine import Match, Rules
 from storage import GameRow, GameStatus
 

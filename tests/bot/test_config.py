@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from bot.config import Settings
+from bot.environment import Settings
 from tests.conftest import REPO
 
 GOOD = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"

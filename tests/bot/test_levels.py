@@ -12,12 +12,14 @@ import pytest
 import pytest_asyncio
 from aiogram.types import InlineKeyboardMarkup
 
-from bot import texts, views
-from bot.callbacks import LevelTap, LobbyTap, SoloGo
-from bot.locks import GameLocks
-from bot.presenter import Presenter
-from bot.service import GameService, Person, TableError, computer_name, solo_computer_name, with_computer_level
-from bot.tables import DEFAULT_LEVEL, Game, Seat, TableDoc, record_of, remember
+from bot.display import views
+from bot.display.presenter import Presenter
+from bot.model.game import DEFAULT_LEVEL, Game, Seat, TableDoc, record_of, remember
+from bot.table.service import GameService, TableError, computer_name, solo_computer_name, with_computer_level
+from bot.telegram.callbacks import LevelTap, LobbyTap, SoloGo
+from bot.telegram.locks import GameLocks
+from bot.telegram.people import Person
+from bot.words import texts
 from engine import Match, Rules
 from engine.players import LEVELS
 from storage import Database, GameRow, GameStatus

@@ -1,4 +1,4 @@
-"""Table manners on a real database (bot/manners.py, bot/absence.py): the clock running out,
+"""Table manners on a real database (bot/table/manners.py, bot/model/absence.py): the clock running out,
 a computer taking a seat and giving it back, /leave, /kick, /kill and blocked hands.
 
 Telegram is replaced by a presenter that stores documents and records what would be sent; the
@@ -18,14 +18,18 @@ import pytest
 import pytest_asyncio
 from aiogram.types import InlineKeyboardMarkup
 
-from bot import absence, manners, texts, views
-from bot.callbacks import AwayTap
-from bot.clock import TurnClock
-from bot.languages import Languages
-from bot.locks import GameLocks
-from bot.presenter import Presenter
-from bot.service import GameService, Person, TableError
-from bot.tables import Game, Seat, TableDoc, remember, turn_number
+from bot.display import views
+from bot.display.presenter import Presenter
+from bot.model import absence
+from bot.model.clock import TurnClock
+from bot.model.game import Game, Seat, TableDoc, remember, turn_number
+from bot.table import manners
+from bot.table.service import GameService, TableError
+from bot.telegram.callbacks import AwayTap
+from bot.telegram.locks import GameLocks
+from bot.telegram.people import Person
+from bot.words import texts
+from bot.words.languages import Languages
 from engine import Match
 from storage import Database, GameStatus
 
@@ -78,7 +82,7 @@ class RecordingBoards:
 
 
 class RecordingPresenter:
-    """What the service and bot/manners.py need of a presenter, without Telegram."""
+    """What the service and bot/table/manners.py need of a presenter, without Telegram."""
 
     def __init__(self, db: Database) -> None:
         self.db = db

@@ -6,11 +6,14 @@ import dataclasses
 import random
 import re
 
-from bot import rematch, rooms, texts, views
-from bot.callbacks import RematchTap, RoomTap
-from bot.rematch import CANCELLED, OPEN, STARTED, RematchRequest
-from bot.service import short_name
-from bot.tables import GAME_STATE_FIELDS, Game, HandMessage, Seat, TableDoc
+from bot.display import views
+from bot.model import rematch_request
+from bot.model.game import GAME_STATE_FIELDS, Game, HandMessage, Seat, TableDoc
+from bot.model.rematch_request import CANCELLED, OPEN, STARTED, RematchRequest
+from bot.table import rooms
+from bot.table.service import short_name
+from bot.telegram.callbacks import RematchTap, RoomTap
+from bot.words import texts
 from engine import PRESETS, Match, Rules
 from storage import GameRow, GameStatus
 
@@ -55,7 +58,7 @@ def test_fresh_doc_keeps_seats_and_options_and_starts_the_game_afresh() -> None:
         room_code="abc",
         rematch=RematchRequest(confirmed=(1,)).to_json(),
     )
-    fresh = rematch.fresh_doc(doc)
+    fresh = rematch_request.fresh_doc(doc)
     empty = TableDoc(seats=doc.seats)
     for field in dataclasses.fields(TableDoc):
         value = getattr(fresh, field.name)
@@ -84,18 +87,18 @@ def test_rematch_caption_and_buttons_for_every_state() -> None:
         doc = _doc(seats)
         row = GameRow(2**40, -(10**13), "group", GameStatus.FINISHED, preset, 10**12, 1, {}, 0.0, 0.0)
         base = views.result_caption(Game(row, doc, match), match, len(match.rounds) - 1)
-        people = [user for user, _ in rematch.people(doc)]
+        people = [user for user, _ in rematch_request.people(doc)]
         for request in (
             RematchRequest(),
             RematchRequest(confirmed=tuple(people[:1])),
             RematchRequest(confirmed=tuple(people), state=STARTED, game=3),
             RematchRequest(confirmed=tuple(people[:1]), state=CANCELLED),
         ):
-            caption = rematch.caption(base, doc, request)
+            caption = rematch_request.caption(base, doc, request)
             assert len(caption) <= 1024
-            line = rematch.status_line(doc, request)
+            line = rematch_request.status_line(doc, request)
             assert line is None or caption.endswith(line)
-            markup = rematch.markup(row.id, doc, request)
+            markup = rematch_request.markup(row.id, doc, request)
             if request.state == STARTED:
                 assert markup is None
             else:
@@ -104,9 +107,9 @@ def test_rematch_caption_and_buttons_for_every_state() -> None:
                 assert button.callback_data == RematchTap(game=row.id).pack()
                 if request.state == CANCELLED:
                     assert button.text == texts.rematch_closed_button()
-        open_line = rematch.status_line(doc, RematchRequest(confirmed=tuple(people[:1])))
+        open_line = rematch_request.status_line(doc, RematchRequest(confirmed=tuple(people[:1])))
         assert open_line is not None and "✓" in open_line and ("…" in open_line or len(people) == 1)
-    assert RematchRequest().state == OPEN and not rematch.everyone_confirmed(_doc(3), RematchRequest())
+    assert RematchRequest().state == OPEN and not rematch_request.everyone_confirmed(_doc(3), RematchRequest())
 
 
 def test_room_links() -> None:
@@ -130,10 +133,10 @@ def test_a_rematch_asks_only_people_still_at_the_table_and_seats_computers_for_t
         Seat("Dee", 4, away="left", timeouts=2),
     )
     doc = TableDoc(seats=seats, computer_level="hard")
-    assert rematch.people(doc) == [(1, "Ann"), (4, "Dee")]
+    assert rematch_request.people(doc) == [(1, "Ann"), (4, "Dee")]
     request = RematchRequest(confirmed=(1, 4))
-    assert rematch.everyone_confirmed(doc, request)
-    fresh = rematch.fresh_doc(doc)
+    assert rematch_request.everyone_confirmed(doc, request)
+    fresh = rematch_request.fresh_doc(doc)
     assert fresh.seats[0] == Seat("Ann", 1)
     assert fresh.seats[3] == Seat("Dee", 4)  # present again, the count of run-outs afresh
     assert [seat.is_computer for seat in fresh.seats if seat] == [False, True, True, False]

@@ -1,4 +1,4 @@
-"""Scores that last (bot/scores.py, bot/routers/scores.py) on a real database, without Telegram:
+"""Scores that last (bot/model/scores.py, bot/handlers/scores.py) on a real database, without Telegram:
 places and ratings for every kind of outcome, recording once, /kill, the start-up backfill,
 leaderboards that stay in their chat, and exported records that replay to the same result."""
 
@@ -16,12 +16,13 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from bot import scores
-from bot.i18n import speaking
-from bot.locks import GameLocks
-from bot.routers import scores as commands
-from bot.service import Person
-from bot.tables import Game, Seat, TableDoc, load_game, record_of
+from bot.handlers import scores as commands
+from bot.model import scores
+from bot.model.game import Game, Seat, TableDoc, load_game, record_of
+from bot.table.service import GameService
+from bot.telegram.locks import GameLocks
+from bot.telegram.people import Person
+from bot.words.i18n import speaking
 from engine import Match, Rules, summary
 from storage import Database, GameStatus
 from storage.results import FINISHED, GameResult, SeatResult
@@ -227,7 +228,7 @@ async def test_games_that_ended_unrecorded_are_recorded_at_start_up(db: Database
         db, half.apply(half.round.legal_moves()[0]), [ANN, BOB], status=GameStatus.CANCELLED, killed=True
     )
     service = Service(db)
-    assert await scores.backfill(service) == 2  # type: ignore[arg-type]
+    assert await GameService.backfill_results(service) == 2  # type: ignore[arg-type]
     assert (await db.results.get(finished.id)).finished  # type: ignore[union-attr]
     assert not (await db.results.get(killed.id)).finished  # type: ignore[union-attr]
     assert [g.id for g in service.presenter.games] == [finished.id]  # its result was never posted
@@ -237,7 +238,7 @@ async def test_games_that_ended_unrecorded_are_recorded_at_start_up(db: Database
     posted = replace(load_game(row).doc, results_posted=1)
     await db.games.save(row, data=posted.to_json())
     service = Service(db)
-    assert await scores.backfill(service) == 0  # type: ignore[arg-type]
+    assert await GameService.backfill_results(service) == 0  # type: ignore[arg-type]
     assert service.presenter.games == []
     assert len(await db.results.recent(chat_id=GROUP)) == 2
 

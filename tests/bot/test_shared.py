@@ -17,8 +17,8 @@ import pytest_asyncio
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from bot.locks import SharedGameLocks
-from bot.pacing import SharedPacer
+from bot.telegram.locks import SharedGameLocks
+from bot.telegram.pacing import SharedPacer
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 

@@ -6,10 +6,11 @@ import random
 
 import pytest
 
-from bot import texts, views
-from bot.callbacks import HandTap, LobbyTap, SoloTap, TileTap
-from bot.service import short_name
-from bot.tables import Game, Seat, TableDoc, turn_number
+from bot.display import views
+from bot.model.game import Game, Seat, TableDoc, turn_number
+from bot.table.service import short_name
+from bot.telegram.callbacks import HandTap, LobbyTap, SoloTap, TileTap
+from bot.words import texts
 from engine import PRESETS, Drew, Match, Passed, Played, Rules, Tile
 from engine.line import End
 from storage import GameRow, GameStatus

@@ -23,7 +23,7 @@ from tests.e2e.fake_telegram import CallbackQuery, Chat, FakeTelegram, Message, 
 
 TURN_TIMEOUT = 20.0  # seconds without progress before a test gives up (never a timing assertion)
 
-# Callback data as the bot packs it (bot/callbacks.py): prefix and fields joined by ":".
+# Callback data as the bot packs it (bot/telegram/callbacks.py): prefix and fields joined by ":".
 TILE_DATA = re.compile(r"^t:(?P<game>-?\d+):(?P<version>-?\d+):(?P<tile>\d*):(?P<end>[a-z]*)$")
 LOBBY_DATA = re.compile(r"^lb:(?P<game>\d+):(?P<action>[a-z-]+)$")
 LEVEL_DATA = re.compile(r"^lv:(?P<game>\d+):(?P<level>[a-z]+)$")

@@ -16,7 +16,7 @@ import sys
 
 from bench.scenarios import secrecy
 from bot.app import RedactingFormatter, redact
-from bot.pictures import PictureMaker
+from bot.display.pictures import PictureMaker
 from engine import Table
 
 

@@ -139,7 +139,7 @@ async def fake() -> AsyncIterator[FakeTelegram]:
 
 async def close(bot: Bot) -> None:
     """Close the client session without AiohttpSession.close()'s 250 ms grace sleep."""
-    session = getattr(bot.session, "_session", None)
+    session = getattr(bot.telegram.session, "_session", None)
     if session is not None:
         await session.close()
 

@@ -160,7 +160,7 @@ async def fake() -> AsyncIterator[FakeTelegram]:
 
 
 async def close(bot: Bot) -> None:
-    session = getattr(bot.session, "_session", None)
+    session = getattr(bot.telegram.session, "_session", None)
     if session is not None:
         await session.close()
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from bot.texts import PRESET_TITLES
+from bot.words.texts import PRESET_TITLES
 from tests.e2e import players
 from tests.e2e.conftest import BotProcess, Checkpoint
 from tests.e2e.fake_telegram import Chat, FakeTelegram, Message, User

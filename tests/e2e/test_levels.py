@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bot import texts
+from bot.words import texts
 from tests.e2e.conftest import BotProcess, Checkpoint
 from tests.e2e.fake_telegram import FakeTelegram, Message, User
 from tests.e2e.players import (

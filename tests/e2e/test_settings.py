@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from bot import texts
+from bot.words import texts
 from tests.e2e.conftest import BotProcess, Checkpoint, running_bot
 from tests.e2e.fake_telegram import CallbackQuery, Chat, FakeTelegram, Message, User
 from tests.e2e.players import (

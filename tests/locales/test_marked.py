@@ -43,7 +43,7 @@ def test_identifiers_do_not(text: str) -> None:
 SAMPLE = '''
 """A docstring with Words in it."""
 import logging
-from bot.i18n import N_, _, ngettext
+from bot.words.i18n import N_, _, ngettext
 
 log = logging.getLogger("bot")
 __all__ = ["Some Name"]

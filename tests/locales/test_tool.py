@@ -11,7 +11,7 @@ from locales import LANGUAGES
 from locales.catalogues import TEMPLATE, problems, read, render, run_update, save
 
 CODE = """
-from bot.i18n import N_, _, ngettext
+from bot.words.i18n import N_, _, ngettext
 
 TITLE = N_("Classic")
 
@@ -101,7 +101,7 @@ def test_translations_survive_and_changed_words_become_fuzzy(tmp_path: Path) -> 
 
 
 def test_the_checks_see_placeholders_and_tags(tmp_path: Path) -> None:
-    code = 'from bot.i18n import _\nA = _("<b>{name}</b> wins")\nB = _("Hi")\n'
+    code = 'from bot.words.i18n import _\nA = _("<b>{name}</b> wins")\nB = _("Hi")\n'
     root = _tree(tmp_path, code)
     run_update(root)
     _translate(root, "uk", {"<b>{name}</b> wins": "<i>{who}</i> виграє", "Hi": "Привіт"})
@@ -111,7 +111,7 @@ def test_the_checks_see_placeholders_and_tags(tmp_path: Path) -> None:
 
 
 def test_a_plural_needs_its_count_in_every_russian_form(tmp_path: Path) -> None:
-    code = 'from bot.i18n import ngettext\nA = ngettext("one tile", "{count} tiles", 2)\n'
+    code = 'from bot.words.i18n import ngettext\nA = ngettext("one tile", "{count} tiles", 2)\n'
     root = _tree(tmp_path, code)
     run_update(root)
     _translate(root, "ru", {"one tile": ("{count} кость", "{count} кости", "{count} костей")})
@@ -122,7 +122,7 @@ def test_a_plural_needs_its_count_in_every_russian_form(tmp_path: Path) -> None:
 
 
 def test_render_sorts_by_msgid(tmp_path: Path) -> None:
-    code = 'from bot.i18n import _\nB = _("Zebra")\nA = _("Apple")\n'
+    code = 'from bot.words.i18n import _\nB = _("Zebra")\nA = _("Apple")\n'
     root = _tree(tmp_path, code)
     run_update(root)
     text = render(read(root / "locales" / TEMPLATE.name)).decode()

@@ -1,0 +1,130 @@
+"""The group's board message: only the newest table is ever drawn and sent.
+
+A group may take about 20 messages a minute (:mod:`bot.telegram.pacing`), while a game can move every
+second. So a move only *asks* for the board to be shown; one task per game waits for the group's
+budget, then draws whatever the game looks like by then and edits the board in place. Moves
+made meanwhile are never queued as stale pictures: the caption's last actions tell what
+happened between two boards. The task runs outside the game's lock, so a waiting board never
+holds up a move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import replace
+
+from aiogram.types import InlineKeyboardMarkup
+
+from bot.display import views
+from bot.display.pictures import Photo, PictureMaker
+from bot.model.game import Game, load_game, remember, turn_number
+from bot.telegram.locks import GameLocks
+from bot.telegram.outbox import Outbox
+from bot.telegram.pacing import Pacer
+from bot.words.languages import Languages
+from engine import Match
+from storage import Database
+
+log = logging.getLogger(__name__)
+
+
+class BoardPainter:
+    def __init__(
+        self,
+        db: Database,
+        outbox: Outbox,
+        pictures: PictureMaker,
+        locks: GameLocks,
+        pacer: Pacer,
+        languages: Languages,
+    ) -> None:
+        self.db = db
+        self.languages = languages  # one for the whole bot: its cache must see every change
+        self.outbox = outbox
+        self.pictures = pictures
+        self.locks = locks
+        self.pacer = pacer
+        self._wanted: dict[int, Game] = {}
+        self._painters: dict[int, asyncio.Task[None]] = {}
+
+    def request(self, game: Game) -> None:
+        """Show this state of the game's board (or a newer one) as soon as the group's budget allows."""
+        if game.match is None:
+            return
+        self._wanted[game.id] = game
+        if game.id not in self._painters:
+            self._painters[game.id] = asyncio.create_task(self._paint_while_wanted(game.id), name=f"board-{game.id}")
+
+    async def idle(self) -> None:
+        """Wait until every requested board has been shown (tests, shutdown)."""
+        while self._painters:
+            await asyncio.gather(*self._painters.values(), return_exceptions=True)
+
+    def close(self) -> None:
+        for task in self._painters.values():
+            task.cancel()
+
+    async def _paint_while_wanted(self, game_id: int) -> None:
+        try:
+            while game_id in self._wanted:
+                chat_id = self._wanted[game_id].row.chat_id
+                await self.pacer.board_ready(chat_id)
+                game = self._wanted.pop(game_id)  # the newest, after the wait
+                try:
+                    await self._paint(game)
+                except Exception:
+                    log.exception("game %s: the board could not be shown", game_id)
+        finally:
+            del self._painters[game_id]
+
+    async def _paint(self, game: Game) -> None:
+        match = game.match
+        assert match is not None
+        async with self.languages.speaking_to(game.row.chat_id):
+            picture = await self.pictures.table(match.table(), game.doc.names())
+            caption = views.board_caption(game, match)
+            markup = None if match.is_over else views.board_markup(game)
+        # Sent under the game's lock, where results are posted: a board of a round whose result
+        # is already out is not sent after it (the newer round's board is waiting instead).
+        async with self.locks(game.id):
+            newer = self._wanted.get(game.id)
+            if newer is not None and newer.match is not None and len(newer.match.rounds) != len(match.rounds):
+                return
+            # The game as stored now: another instance of the bot (or this one, since this board
+            # was asked for) may have moved on, and only the stored board message is where it is.
+            row = await self.db.games.get(game.id)
+            if row is None:
+                return
+            stored = load_game(row)
+            if stored.match is not None and turn_number(stored.match) > turn_number(match):
+                return  # a newer board is the business of whoever made the newer move
+            await self._show(stored, match, picture, caption, markup)
+
+    async def _show(
+        self, stored: Game, match: Match, picture: Photo, caption: str, markup: InlineKeyboardMarkup | None
+    ) -> None:
+        chat_id = stored.row.chat_id
+        board, board_round = stored.doc.board_message, stored.doc.board_round
+        current_round = len(match.rounds) - 1
+        same_round = board is not None and board_round == current_round
+        if same_round and await self.outbox.edit_photo(chat_id, board, *picture, caption, markup):  # type: ignore[arg-type]
+            return
+        message_id = await self.outbox.send_photo(chat_id, *picture, caption, markup)
+        if message_id is None:
+            return
+        await self._store(stored.id, message_id, current_round)
+        # The board it replaces (of the round just ended, whose result message now shows its
+        # final table) goes, so that no stale "to play" and "My hand" stay behind.
+        if board is not None:
+            await self.outbox.delete(chat_id, board)
+
+    async def _store(self, game_id: int, message_id: int, board_round: int) -> None:
+        """Remember the new board message (the caller holds the game's lock)."""
+        row = await self.db.games.get(game_id)
+        if row is None:
+            return
+        game = load_game(row)
+        doc = replace(game.doc, board_message=message_id, board_round=board_round)
+        # A new board message changes nothing about when the game needs looking after.
+        remember(await self.db.games.save(row, data=doc.to_json(), wake_at=row.wake_at), game.match)

@@ -1,0 +1,228 @@
+"""Bring a game's Telegram messages up to date with its stored state.
+
+:meth:`Presenter.sync` is idempotent: it is called after every committed change and
+again after a restart, and it only ever sends what the players have not seen yet
+(a result not yet posted, a board or hand for a new round, a new message when the
+turn comes to a player) and edits the rest in place.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+
+from bot.display import views
+from bot.display.boards import BoardPainter
+from bot.display.pictures import Photo, PictureMaker
+from bot.model import absence, rematch_request, scores
+from bot.model.game import Game, HandMessage, TableDoc, remember, turn_key
+from bot.telegram.outbox import Outbox, Unreachable
+from bot.words.languages import Languages
+from engine import Match
+from storage import Database, GameStatus
+
+log = logging.getLogger(__name__)
+
+
+class Presenter:
+    def __init__(
+        self,
+        db: Database,
+        outbox: Outbox,
+        pictures: PictureMaker,
+        boards: BoardPainter,
+        languages: Languages,
+    ) -> None:
+        self.db = db
+        self.languages = languages  # one for the whole bot: its cache must see every change
+        self.outbox = outbox
+        # Called under the game's lock with the seats whose hand could not be sent (the person
+        # blocked the bot); bot/table/manners.py hands them to a computer.  Returns the game as saved.
+        self.on_unreachable: Callable[[Game, list[int]], Awaitable[Game]] | None = None
+        self.pictures = pictures
+        self.boards = boards
+
+    async def save_doc(self, game: Game, doc: TableDoc, status: GameStatus | None = None) -> Game:
+        """Store a change of the document (its messages, seats, options; never a move).
+
+        The game keeps its wake-up, so bookkeeping after a move was shown does not make the game
+        look unattended; a game without one gets the storage's default, so that a change that
+        needs showing is still looked at should this instance die first."""
+        if game.row.wake_at is None:
+            row = await self.db.games.save(game.row, data=doc.to_json(), status=status)
+        else:
+            row = await self.db.games.save(game.row, data=doc.to_json(), status=status, wake_at=game.row.wake_at)
+        remember(row, game.match)
+        return Game(row, doc, game.match)
+
+    async def sync(self, game: Game) -> Game:
+        match = game.match
+        if match is None:
+            return game
+        game = await self._post_results(game, match)
+        if game.row.kind == "group":
+            self.boards.request(game)
+        people = [
+            (seat, info.user_id)
+            for seat, info in enumerate(game.doc.seats)
+            # Nothing reaches a person who blocked the bot; a kicked one no longer sees the seat's hand.
+            if info and info.user_id is not None and info.away not in (absence.BLOCKED, absence.KICKED)
+        ]
+        lost: list[int] = []
+        shown = await asyncio.gather(
+            *(self._show_hand(game, match, seat, user_id, lost=lost) for seat, user_id in people)
+        )
+        game = await self._store_hands(game, {seat: hand for (seat, _), hand in zip(people, shown, strict=True)})
+        if lost and self.on_unreachable is not None:
+            game = await self.on_unreachable(game, sorted(lost))
+        return game
+
+    async def _post_results(self, game: Game, match: Match) -> Game:
+        finished = [i for i, state in enumerate(match.rounds) if state.is_over]
+        doc = game.doc
+        for round_index in finished:
+            if round_index < doc.results_posted:
+                continue
+            state = match.rounds[round_index]
+            pictures: dict[tuple[str, ...], Photo] = {}  # by the names as each chat reads them
+            # The game's final result offers a rematch (bot/model/rematch_request.py) where the kind has one.
+            offer = rematch_request.offered(game) and match.is_over and round_index == len(match.rounds) - 1
+            request = rematch_request.RematchRequest()
+            scored = await scores.record_final(self.db, game, round_index)  # recorded before it is posted
+            sent = []
+            for chat_id in self._result_chats(game):
+                async with self.languages.speaking_to(chat_id):
+                    names = tuple(doc.names())
+                    caption = scores.with_ratings(views.result_caption(game, match, round_index), scored)
+                    markup = rematch_request.markup(game.id, doc, request) if offer else None
+                if names not in pictures:
+                    pictures[names] = await self.pictures.result(state, list(names))
+                picture = pictures[names]
+                try:
+                    message_id = await self.outbox.send_photo(chat_id, picture[0], picture[1], caption, markup)
+                except Unreachable:
+                    log.info("game %s: the result cannot be sent to %s", game.id, chat_id)
+                    continue
+                if message_id is not None:
+                    sent.append((chat_id, message_id))
+            doc = replace(doc, results_posted=round_index + 1)
+            if offer:
+                doc = rematch_request.with_request(doc, replace(request, messages=tuple(sent)))
+            game = await self.save_doc(game, doc)
+        return game
+
+    @staticmethod
+    def _result_chats(game: Game) -> list[int]:
+        """Where results go: the game's chat; a friend room has none, so each player's private chat."""
+        if game.row.kind == "room":
+            return [seat.user_id for seat in game.doc.seats if seat is not None and seat.user_id is not None]
+        return [game.row.chat_id]
+
+    async def sync_hand(self, game: Game, seat: int, user_id: int) -> Game:
+        """Redraw one player's hand message where it is (after a stale tap or a "back"), and nothing else."""
+        if game.match is None:
+            return game
+        shown = await self._show_hand(game, game.match, seat, user_id, redraw=True)
+        return await self._store_hands(game, {seat: shown})
+
+    async def resend_hand(self, game: Game, seat: int, user_id: int) -> Game:
+        """Send the hand again as a new message (the player asked for it)."""
+        match = game.match
+        assert match is not None
+        old = game.doc.hands.get(seat)
+        hands = {s: hand for s, hand in game.doc.hands.items() if s != seat}
+        game = Game(game.row, replace(game.doc, hands=hands), match)
+        shown = await self._show_hand(game, match, seat, user_id)
+        game = await self._store_hands(game, {seat: shown})
+        if old is not None and shown is not None and shown != old:
+            await self.outbox.delete(user_id, old.message_id)
+        return game
+
+    async def _store_hands(self, game: Game, shown: dict[int, HandMessage | None]) -> Game:
+        hands = dict(game.doc.hands)
+        for seat, hand in shown.items():
+            if hand is not None:
+                hands[seat] = hand
+        if hands == game.doc.hands:
+            return game
+        return await self.save_doc(game, replace(game.doc, hands=hands))
+
+    async def _show_hand(
+        self, game: Game, match: Match, seat: int, user_id: int, *, redraw: bool = False, lost: list[int] | None = None
+    ) -> HandMessage | None:
+        """Bring one hand message up to date; the message it now is (None: as it was, or unreachable).
+
+        In a group game the hand that is to play gets a new message (so Telegram notifies the
+        player), and once played it is frozen: its caption and buttons change, its picture stays.
+        Only the board in the group follows every move, so a move costs one hand picture, not one
+        per player. In a private game the one message is the whole game: edited in place, and
+        replaced only for a new round.
+        """
+        async with self.languages.speaking_to(user_id):
+            return await self._show_hand_here(game, match, seat, user_id, redraw=redraw, lost=lost)
+
+    async def _show_hand_here(
+        self, game: Game, match: Match, seat: int, user_id: int, *, redraw: bool, lost: list[int] | None
+    ) -> HandMessage | None:
+        key = turn_key(match)
+        round_prefix = f"{len(match.rounds) - 1}:"
+        my_turn = absence.to_move(game.doc, match, seat)  # an away seat's turn is its computer's
+        current = game.doc.hands.get(seat)
+        chat = user_id
+        try:
+            if current is None or not current.turn_key.startswith(round_prefix):
+                return await self._send_hand(
+                    game, match, seat, chat, current, key if my_turn else round_prefix + "waiting"
+                )
+            if game.row.kind == "private":  # a friend room's hands work as a group game's, without the board
+                caption, markup = views.hand_caption(game, match, seat), views.hand_markup(game, match, seat)
+                if current.turn_key == key and redraw:  # the picture is as it was: only the buttons change
+                    shown = await self.outbox.edit_caption(chat, current.message_id, caption, markup)
+                else:
+                    picture = await self.pictures.private(match, seat, game.doc.names())
+                    shown = await self.outbox.edit_photo(chat, current.message_id, *picture, caption, markup)
+                if shown:
+                    return HandMessage(current.message_id, key)
+                return await self._send_hand(game, match, seat, chat, current, key)
+            if my_turn and current.turn_key != key:
+                return await self._send_hand(game, match, seat, chat, current, key)
+            if current.turn_key == key:
+                if redraw:  # a "back" from the choice of ends: the tiles again
+                    markup = views.hand_markup(game, match, seat)
+                    await self.outbox.edit_markup(chat, current.message_id, markup)
+                return None
+            frozen = round_prefix + ("over" if match.is_over else "waiting")
+            if current.turn_key == frozen or (current.turn_key.endswith(":waiting") and not match.is_over):
+                return None
+            if not match.is_over and _only_computers_besides(game, seat):
+                # The turn is back in a few computer moves, when this message is replaced anyway;
+                # the tap's answer has said the move is made. Freezing it would cost an edit a move.
+                return None
+            caption = views.hand_caption(game, match, seat)
+            await self.outbox.edit_caption(chat, current.message_id, caption, None)
+            return HandMessage(current.message_id, frozen)
+        except Unreachable:
+            log.info("game %s: seat %s cannot be reached privately", game.id, seat)
+            await self.db.users.set_private_ok(user_id, False)
+            if lost is not None:
+                lost.append(seat)
+            return None
+
+    async def _send_hand(
+        self, game: Game, match: Match, seat: int, chat: int, current: HandMessage | None, key: str
+    ) -> HandMessage | None:
+        picture = await self.pictures.private(match, seat, game.doc.names())
+        caption, markup = views.hand_caption(game, match, seat), views.hand_markup(game, match, seat)
+        my_turn = absence.to_move(game.doc, match, seat)
+        message_id = await self.outbox.send_photo(chat, *picture, caption, markup, notify=my_turn)
+        if message_id is None:
+            return None
+        if current is not None:
+            self.outbox.delete_soon(chat, current.message_id)
+        return HandMessage(message_id, key)
+
+
+def _only_computers_besides(game: Game, seat: int) -> bool:
+    return all(info is None or info.computer_plays for index, info in enumerate(game.doc.seats) if index != seat)

@@ -1,0 +1,51 @@
+"""/language: the language a person reads (their private chat with me, and their alerts everywhere)."""
+
+from __future__ import annotations
+
+from aiogram import Router
+from aiogram.filters import Command
+from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+
+from bot.table.service import GameService
+from bot.telegram.callbacks import LanguageTap
+from bot.telegram.people import Person
+from bot.words import texts
+from bot.words.i18n import LANGUAGES, speaking
+
+router = Router(name="language")
+
+
+def language_markup(current: str) -> InlineKeyboardMarkup:
+    row = [
+        InlineKeyboardButton(
+            text=texts.LANGUAGE_NAMES[language] + (f" {texts.SETTINGS_MARK}" if language == current else ""),
+            callback_data=LanguageTap(language=language).pack(),
+        )
+        for language in LANGUAGES
+    ]
+    return InlineKeyboardMarkup(inline_keyboard=[row])
+
+
+@router.message(Command("language"))
+async def language_command(message: Message, language: str) -> None:
+    """In a group the reply is in the person's own language too: it is about them, not the group."""
+    with speaking(language):
+        await message.answer(texts.language_prompt(), reply_markup=language_markup(language))
+
+
+@router.callback_query(LanguageTap.filter())
+async def language_tap(
+    query: CallbackQuery, callback_data: LanguageTap, person: Person | None, service: GameService
+) -> None:
+    chosen = callback_data.language
+    if chosen not in LANGUAGES or person is None:
+        await query.answer(texts.alert("broken"), show_alert=True)
+        return
+    await service.presenter.languages.choose(person.user_id, person.name, chosen)  # again: harmless
+    with speaking(chosen):
+        await service.presenter.outbox.answer(query.id, texts.language_chosen(chosen))
+        message = query.message
+        if isinstance(message, Message) and message.chat.id == person.user_id:  # a group's stays as it is
+            await service.presenter.outbox.edit_text(
+                message.chat.id, message.message_id, texts.language_prompt(), language_markup(chosen)
+            )

@@ -1,0 +1,123 @@
+"""Group lobbies: /new [preset], /join, and the lobby's buttons."""
+
+from __future__ import annotations
+
+from aiogram import Bot, F, Router
+from aiogram.enums import ChatType
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, Message
+from aiogram.utils.deep_linking import create_start_link
+
+from bot.display import views
+from bot.handlers.settings import point_to_game
+from bot.handlers.start import JOIN_PREFIX
+from bot.model import chat_defaults
+from bot.table import manners, rematch
+from bot.table.lobbies import refresh_lobby
+from bot.table.service import GameService, TableError
+from bot.telegram.callbacks import LobbyTap
+from bot.telegram.people import Person
+from bot.words import texts
+
+router = Router(name="lobby")
+GROUPS = F.chat.type.in_({ChatType.GROUP, ChatType.SUPERGROUP})
+DEFAULT_PRESET = "draw"
+ADD_PREFIX = "add-"  # "add-hard": seat a computer of that level
+
+
+@router.message(Command("new"), GROUPS)
+async def new_game(
+    message: Message, command: CommandObject, person: Person, service: GameService, language: str
+) -> None:
+    defaults = await chat_defaults.chat_defaults(service.db, message.chat.id)
+    preset = (command.args or defaults.preset).strip().lower()
+    if preset not in texts.PRESET_TITLES:
+        await message.answer(texts.unknown_preset(preset, "new"))
+        return
+    running = await service.db.games.active_in_chat(message.chat.id)
+    if running is not None:
+        await point_to_game(message, running)
+        return
+    try:
+        game = await service.open_lobby(
+            message.chat.id,
+            person,
+            preset,
+            seats=defaults.seats_for(preset),
+            level=defaults.level,
+            clock=defaults.turn_seconds,
+        )
+    except TableError as error:
+        await message.answer(texts.alert(error.key))
+        return
+    # A group speaks the language of whoever opened its first game, until /settings says otherwise.
+    await service.presenter.languages.adopt(message.chat.id, message.chat.type, language)
+    await rematch.cancel_pending(service, message.chat.id, game.id)  # a new game: the rematch is off
+    sent = await message.answer(views.lobby_text(game), reply_markup=views.lobby_markup(game))
+    await service.set_lobby_message(game, sent.message_id)
+    if not person.private_ok:
+        link = await create_start_link(message.bot, f"{JOIN_PREFIX}{game.id}")  # type: ignore[arg-type]
+        await message.answer(texts.open_link_to_sit(person.name, link))
+
+
+@router.message(Command("new"), F.chat.type == ChatType.PRIVATE)
+async def new_in_private(message: Message) -> None:
+    await message.answer(texts.menu_prompt(), reply_markup=views.solo_menu_markup())
+
+
+@router.message(Command("join"), GROUPS)
+async def join_command(message: Message, person: Person, service: GameService, bot: Bot) -> None:
+    active = await service.db.games.active_in_chat(message.chat.id)
+    if active is None:
+        await message.answer(texts.no_open_game())
+        return
+    try:
+        game = await service.join(active.id, person)
+    except TableError as error:
+        if error.key == "need_private":
+            link = await create_start_link(bot, f"{JOIN_PREFIX}{active.id}")
+            await message.reply(texts.open_link_to_start(link))
+            return
+        await message.reply(texts.alert(error.key))
+        return
+    await refresh_lobby(service, game)
+
+
+@router.callback_query(LobbyTap.filter())
+async def lobby_tap(
+    query: CallbackQuery, callback_data: LobbyTap, person: Person, service: GameService, bot: Bot
+) -> None:
+    action = callback_data.action
+    try:
+        if action == "join":
+            game = await service.join(callback_data.game, person)
+        elif action == "leave":
+            game = await service.leave(callback_data.game, person)
+        elif action == "add":  # a keyboard from before the levels: the lobby's last chosen level
+            game = await service.add_computer(callback_data.game, person)
+        elif action.startswith(ADD_PREFIX):
+            game = await service.add_computer(callback_data.game, person, action.removeprefix(ADD_PREFIX))
+        elif action == "seats":
+            game = await service.cycle_seats(callback_data.game, person)
+        elif action == "clock":
+            game = await manners.cycle_clock(service, callback_data.game, person)
+        elif action == "cancel":
+            game = await service.cancel(callback_data.game, person)
+        elif action == "start":
+            # Deal and commit first, so that a refusal (not the creator, lobby closed) is answered
+            # with its alert; the pictures are drawn and sent after the answer.
+            game = await service.start(callback_data.game, person, show=False)
+            await service.presenter.outbox.answer(query.id)  # never raises: the deal is committed
+            game = await service.show(game)
+            await refresh_lobby(service, game)
+            return
+        else:
+            raise TableError("broken")
+    except TableError as error:
+        if error.key == "need_private":
+            await query.answer(url=await create_start_link(bot, f"{JOIN_PREFIX}{callback_data.game}"))
+            return
+        await query.answer(texts.alert(error.key), show_alert=True)
+        return
+    await query.answer(texts.alert("joined") if action == "join" else None)
+    await refresh_lobby(service, game)

@@ -1,0 +1,223 @@
+"""/stats, /top, /history and /export (bot/model/scores.py keeps the results they show).
+
+In a group each shows that group's games only; in a private chat, the person's own games
+(wherever they were played) and the overall ratings.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from aiogram import Router
+from aiogram.enums import ChatType
+from aiogram.filters import Command, CommandObject
+from aiogram.types import BufferedInputFile, CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+
+from bot.model import scores
+from bot.model.game import TableDoc
+from bot.table.service import GameService
+from bot.telegram.callbacks import TopTap
+from bot.telegram.people import Person
+from bot.words import score_texts
+from storage import Database
+from storage.results import GameResult, Standing
+
+router = Router(name="scores")
+
+# How many players a leaderboard lists, and how many games /history does.
+TOP_SIZE = 10
+HISTORY_SIZE = 10
+BOARDS = {"r": False, "w": True}  # TopTap.board -> by wins
+WINS_WORDS = {"wins", "win", "w"}
+RATING_WORDS = {"rating", "r"}
+
+
+def _in_chat(message: Message) -> bool:
+    return message.chat.type != ChatType.PRIVATE
+
+
+# --- /stats ---------------------------------------------------------------------------------------
+
+
+@router.message(Command("stats"))
+async def stats_command(message: Message, command: CommandObject, db: Database, person: Person | None = None) -> None:
+    if (command.args or "").strip():
+        await message.reply(score_texts.no_arguments("stats"))
+        return
+    if person is None:
+        await message.reply(score_texts.who_are_you())
+        return
+    await message.reply(await stats_text(db, person, message.chat.id if _in_chat(message) else None))
+
+
+async def stats_text(db: Database, person: Person, chat_id: int | None) -> str:
+    """A person's numbers in a chat (None: everywhere)."""
+    in_chat = chat_id is not None
+    player = scores.user_player(person.user_id)
+    stats = await db.results.player_stats(player, chat_id)
+    if stats.games == 0:
+        return score_texts.stats_empty(in_chat)
+    lines = [score_texts.stats_title(person.name, in_chat), score_texts.stats_total(stats.games, stats.wins)]
+    lines += [score_texts.stats_preset(p.preset, p.games, p.wins) for p in stats.presets]
+    lines.append(score_texts.stats_rating(scores.shown(stats.skill) if stats.skill else None, in_chat))
+    if in_chat:
+        overall = await db.results.player_stats(player, None)
+        if overall.skill is not None:
+            lines.append(score_texts.stats_overall_rating(scores.shown(overall.skill)))
+    lines.append(score_texts.stats_streak(stats.best_streak))
+    return "\n".join(lines)
+
+
+# --- /top -----------------------------------------------------------------------------------------
+
+
+@router.message(Command("top"))
+async def top_command(message: Message, command: CommandObject, db: Database) -> None:
+    word = (command.args or "").strip().lower()
+    if word and word not in WINS_WORDS | RATING_WORDS:
+        await message.reply(score_texts.top_how())
+        return
+    text, markup = await top_view(db, message.chat.id if _in_chat(message) else None, by_wins=word in WINS_WORDS)
+    await message.answer(text, reply_markup=markup)
+
+
+@router.callback_query(TopTap.filter())
+async def top_tap(query: CallbackQuery, callback_data: TopTap, db: Database, service: GameService) -> None:
+    by_wins = BOARDS.get(callback_data.board)
+    message = query.message
+    if by_wins is None or not isinstance(message, Message):
+        await query.answer(score_texts.button_outdated(), show_alert=True)
+        return
+    await query.answer()
+    async with service.presenter.languages.speaking_to(message.chat.id):  # the chat's words, not the tapper's
+        text, markup = await top_view(db, message.chat.id if _in_chat(message) else None, by_wins=by_wins)
+    await service.presenter.outbox.edit_text(message.chat.id, message.message_id, text, markup)
+
+
+async def top_view(db: Database, chat_id: int | None, *, by_wins: bool) -> tuple[str, InlineKeyboardMarkup | None]:
+    """A chat's leaderboard (None: everyone's), by rating or by wins, with the buttons to switch."""
+    in_chat = chat_id is not None
+    standings = await db.results.standings(chat_id, min_games=scores.MIN_GAMES)
+    if not standings:
+        return score_texts.top_empty(scores.MIN_GAMES, in_chat), None
+    lines = [score_texts.top_title(by_wins, in_chat)]
+    for place, standing in enumerate(ordered(standings, by_wins=by_wins)[:TOP_SIZE], start=1):
+        name = scores.display_name(standing.name, standing.user_id, standing.level)
+        if by_wins:
+            lines.append(score_texts.top_by_wins(place, name, standing.games, standing.wins))
+        else:
+            lines.append(score_texts.top_by_rating(place, name, scores.shown(standing.skill), standing.games))
+    lines.append(score_texts.top_rule(scores.MIN_GAMES))
+    buttons = [
+        InlineKeyboardButton(text=score_texts.by_rating_button(not by_wins), callback_data=TopTap(board="r").pack()),
+        InlineKeyboardButton(text=score_texts.by_wins_button(by_wins), callback_data=TopTap(board="w").pack()),
+    ]
+    return "\n".join(lines), InlineKeyboardMarkup(inline_keyboard=[buttons])
+
+
+def ordered(standings: list[Standing], *, by_wins: bool) -> list[Standing]:
+    """Best first: by rating (then games played), or by wins (then win rate, then rating)."""
+    if by_wins:
+        return sorted(standings, key=lambda s: (-s.wins, -s.wins / s.games, -scores.shown(s.skill), s.name))
+    return sorted(standings, key=lambda s: (-scores.shown(s.skill), -s.games, s.name))
+
+
+# --- /history -------------------------------------------------------------------------------------
+
+
+@router.message(Command("history"))
+async def history_command(message: Message, command: CommandObject, db: Database, person: Person | None = None) -> None:
+    if (command.args or "").strip():
+        await message.reply(score_texts.no_arguments("history"))
+        return
+    in_chat = _in_chat(message)
+    if in_chat:
+        results = await db.results.recent(chat_id=message.chat.id, limit=HISTORY_SIZE)
+    elif person is not None:
+        results = await db.results.recent(user_id=person.user_id, limit=HISTORY_SIZE)
+    else:
+        results = []
+    if not results:
+        await message.answer(score_texts.history_empty(in_chat))
+        return
+    lines = [score_texts.history_title(in_chat)]
+    lines += [history_line(result) for result in results]
+    lines.append(score_texts.history_hint())
+    await message.answer("\n".join(lines))
+
+
+def history_line(result: GameResult) -> str:
+    names = [scores.display_name(seat.name, seat.user_id, seat.level) for seat in result.seats]
+    winners = [names[seat.seat] for seat in result.winners]
+    if not result.finished:
+        verdict = score_texts.abandoned_verdict()
+    elif not winners:
+        verdict = score_texts.draw_verdict()
+    elif len(winners) == 1:
+        verdict = score_texts.winner_verdict(winners[0])
+    else:
+        verdict = score_texts.shared_verdict(", ".join(winners))
+    return score_texts.history_entry(result.game_id, scores.date_of(result), result.preset, ", ".join(names), verdict)
+
+
+# --- /export --------------------------------------------------------------------------------------
+
+
+@router.message(Command("export"))
+async def export_command(message: Message, command: CommandObject, db: Database, person: Person | None = None) -> None:
+    in_chat = _in_chat(message)
+    word = (command.args or "").strip().removeprefix("#")
+    if not in_chat and person is None:
+        await message.reply(score_texts.who_are_you())
+        return
+    owner = None if in_chat or person is None else person.user_id
+    if word:
+        if not (word.isascii() and word.isdigit()) or len(word) > 12:
+            await message.reply(score_texts.export_how())
+            return
+        result = await db.results.get(int(word))
+        if result is None or not belongs(result, message.chat.id if in_chat else None, owner):
+            await message.reply(score_texts.export_unknown(int(word), in_chat))
+            return
+    else:
+        result = await (
+            db.results.last_finished(chat_id=message.chat.id) if in_chat else db.results.last_finished(user_id=owner)
+        )
+        if result is None:
+            await message.reply(score_texts.export_nothing(in_chat))
+            return
+    record = await export_record(db, result)
+    if record is None:
+        await message.reply(score_texts.export_unknown(result.game_id, in_chat))
+        return
+    document = BufferedInputFile(
+        json.dumps(record, ensure_ascii=False, indent=1).encode(), filename=f"dominoes-{result.game_id}.json"
+    )
+    caption = score_texts.export_caption(result.game_id, result.preset, scores.date_of(result))
+    await message.answer_document(document, caption=caption)
+
+
+def belongs(result: GameResult, chat_id: int | None, user_id: int | None) -> bool:
+    """A group's own game; in a private chat, a game the person sat at."""
+    if chat_id is not None:
+        return result.chat_id == chat_id
+    return user_id is not None and any(seat.user_id == user_id for seat in result.seats)
+
+
+async def export_record(db: Database, result: GameResult) -> dict[str, Any] | None:
+    """The game record (RECORD.md) as the engine wrote it, with names, levels and the date added
+    (fields a reader ignores if it does not know them)."""
+    row = await db.games.get(result.game_id)
+    if row is None:
+        return None
+    record = TableDoc.from_json(row.data).record
+    if record is None:
+        return None
+    extra = {
+        "names": [seat.name for seat in result.seats],
+        "levels": [seat.level for seat in result.seats],
+        "date": scores.date_of(result),
+        "outcome": result.outcome,
+    }
+    return {**record, **{key: value for key, value in extra.items() if key not in record}}

@@ -1,0 +1,87 @@
+"""/leave, /kick and /kill in a group, and "Take my seat back" in a private chat (bot/table/manners.py)."""
+
+from __future__ import annotations
+
+from aiogram import Bot, F, Router
+from aiogram.enums import ChatType
+from aiogram.filters import Command
+from aiogram.types import CallbackQuery, Message
+
+from bot.table import manners
+from bot.table.service import GameService, TableError
+from bot.telegram import admins
+from bot.telegram.callbacks import AwayTap
+from bot.telegram.people import Person
+from bot.words import texts
+from storage import GameRow
+
+router = Router(name="manners")
+GROUPS = F.chat.type.in_({ChatType.GROUP, ChatType.SUPERGROUP})
+
+
+async def may_rule(bot: Bot, game: GameRow, message: Message) -> bool:
+    """The game's creator, a chat administrator, or the group itself (an anonymous administrator)."""
+    if message.sender_chat is not None and message.sender_chat.id == message.chat.id:
+        return True
+    user = message.from_user
+    if user is None:
+        return False
+    return user.id == game.creator_id or await admins.is_admin(bot, message.chat.id, user.id)
+
+
+@router.message(Command("leave"), GROUPS)
+async def leave_command(message: Message, person: Person, service: GameService) -> None:
+    try:
+        await manners.leave(service, message.chat.id, person)
+    except TableError as error:
+        await message.reply(texts.alert(error.key))
+
+
+@router.message(Command("kill"), GROUPS)
+async def kill_command(message: Message, person: Person, service: GameService, bot: Bot) -> None:
+    game = await service.db.games.active_in_chat(message.chat.id)
+    if game is None:
+        await message.reply(texts.no_game_here())
+        return
+    if not await may_rule(bot, game, message):
+        await message.reply(texts.alert("kill_refused"))
+        return
+    try:
+        await manners.kill(service, game.id, person)
+    except TableError as error:
+        await message.reply(texts.alert(error.key))
+
+
+@router.message(Command("kick"), GROUPS)
+async def kick_command(message: Message, person: Person, service: GameService, bot: Bot) -> None:
+    replied = message.reply_to_message
+    target = replied.from_user if replied is not None else None
+    if target is None or target.is_bot:
+        await message.reply(texts.kick_how())
+        return
+    game = await service.db.games.active_in_chat(message.chat.id)
+    if game is None:
+        await message.reply(texts.no_game_here())
+        return
+    if not await may_rule(bot, game, message):
+        await message.reply(texts.alert("kick_refused"))
+        return
+    try:
+        await manners.kick(service, game.id, person, target.id)
+    except TableError as error:
+        await message.reply(texts.alert(error.key))
+
+
+@router.callback_query(AwayTap.filter())
+async def take_back_tap(query: CallbackQuery, callback_data: AwayTap, service: GameService) -> None:
+    """Commit the return under the game's lock, answer the tap, then show the game."""
+    try:
+        game = await manners.take_back(service, callback_data.game, query.from_user.id)
+    except TableError as error:
+        await query.answer(texts.alert(error.key), show_alert=True)
+        return
+    await service.presenter.outbox.answer(query.id, texts.alert("welcome_back"))  # never raises
+    message = query.message
+    if isinstance(message, Message) and message.text is not None:  # the take-back message, not a hand
+        await service.presenter.outbox.edit_text(message.chat.id, message.message_id, texts.back_private())
+    await manners.after_take_back(service, game, query.from_user.id)

@@ -1,0 +1,250 @@
+"""Scores that last: each ended game's result, stored once, and the ratings it makes.
+
+What is stored (storage/results.py): per game its chat, kind, preset and seat count, and whether
+it finished or was abandoned; per seat the player, name, computer level, points, place and
+whether they won. A player is ``user:<id>``, or ``computer:<level>`` for a computer player: one
+identity per level, the same in every chat, so the scale has fixed points.
+
+Places: in a match (draw, block, fives, hundred) by the final scores, equal scores sharing a
+place; in a one-round game (classic, quickblock, duel) the round's winners share place 1 and
+everyone else shares the next; a draw puts everyone in place 1. A win is the game's winner, or
+each of a classic shared win's winners; a draw is nobody's win.
+
+Ratings: openskill's Plackett-Luce model, every player for themselves, places as ranks (equal
+places are equal ranks). A group game counts in that group's ratings and in the overall ones; a
+game in a private chat (against the computer, or with a friend through a room) counts overall
+only. Several computers of one level in one game are each rated from that level's rating, and
+the level then takes the mean of what they got. A rating is shown as ``round(40 * mu)``: a new
+player is at 1000, a win moves it up, a loss down. A game ended with /kill (or closed for being
+idle) is stored as abandoned: it changes no rating and counts as no game played.
+
+When: a finished game is recorded just before its final result is posted (bot/display/presenter.py), so
+the result can show the rating changes; a killed game when it is killed (bot/table/manners.py); and at
+start-up ``GameService.backfill_results`` records every ended game that the bot stopped before recording, and
+posts the final result of a finished game that never got it. Recording is idempotent (one result
+per game, whoever asks first), so nothing is counted twice and nothing is lost.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from openskill.models import PlackettLuce
+
+from bot.model.game import DEFAULT_LEVEL, Game, Seat
+from bot.words import score_texts, texts
+from engine import Match
+from storage import Database, GameStatus
+from storage.results import ABANDONED, FINISHED, GameResult, Rater, SeatResult, Skill
+
+log = logging.getLogger(__name__)
+
+MODEL = PlackettLuce()
+DEFAULT_SKILL: Skill = (MODEL.mu, MODEL.sigma)
+RATING_SCALE = 40
+# Leaderboards list players with at least this many finished games.
+MIN_GAMES = 3
+CAPTION_LIMIT = 1024
+# At start-up, finished games changed within this many seconds get their final result if it was never posted.
+UNPOSTED_WINDOW = 7 * 24 * 3600
+
+
+def player_of(seat: Seat) -> str:
+    return f"user:{seat.user_id}" if seat.user_id is not None else f"computer:{seat.level or DEFAULT_LEVEL}"
+
+
+def user_player(user_id: int) -> str:
+    return f"user:{user_id}"
+
+
+def shown(skill: Skill | None) -> int:
+    """A rating as people see it."""
+    return round((skill or DEFAULT_SKILL)[0] * RATING_SCALE)
+
+
+def placings(match: Match) -> list[tuple[int, bool]]:
+    """(place, won) for each seat of a finished match; 1 is the best place.
+
+    >>> from engine import Rules
+    >>> import random
+    >>> game = Match.new(Rules.preset("classic"), 2, random.Random(2))
+    >>> while not game.is_over:
+    ...     game = game.apply(game.round.legal_moves()[0])
+    >>> sorted(placings(game))[0][0]
+    1
+    """
+    if match.rules.is_match:
+        scores = match.scores
+        return [(1 + sum(other > score for other in scores), seat == match.winner) for seat, score in enumerate(scores)]
+    outcome = match.round.outcome()
+    assert outcome is not None
+    if not outcome.winners:
+        return [(1, False)] * match.seats
+    return [(1, True) if seat in outcome.winners else (2, False) for seat in range(match.seats)]
+
+
+def result_of(game: Game) -> GameResult | None:
+    """The result to store for an ended game; None while it goes on, or when it never began."""
+    match = game.match
+    status = game.row.status
+    if match is None or any(seat is None for seat in game.doc.seats):
+        return None
+    places: list[tuple[int | None, bool]]
+    if status is GameStatus.FINISHED and match.is_over:
+        outcome, places = FINISHED, list(placings(match))
+    elif (status is GameStatus.CANCELLED and game.doc.killed) or status is GameStatus.CLOSED:
+        outcome, places = ABANDONED, [(None, False)] * match.seats
+    else:
+        return None
+    seats = []
+    for index, (seat, (place, won)) in enumerate(zip(game.doc.seats, places, strict=True)):
+        assert seat is not None
+        seats.append(
+            SeatResult(
+                seat=index,
+                player=player_of(seat),
+                user_id=seat.user_id,
+                level=seat.level if seat.user_id is None else None,
+                name=seat.name,
+                points=match.scores[index],
+                place=place,
+                won=won,
+            )
+        )
+    return GameResult(
+        game_id=game.id,
+        chat_id=game.row.chat_id,
+        kind=game.row.kind,
+        preset=game.row.preset,
+        seats=tuple(seats),
+        outcome=outcome,
+        ended_at=game.row.updated_at,
+        scores=tuple(match.scores),
+    )
+
+
+def rate(seats: tuple[SeatResult, ...], current: dict[str, Skill]) -> list[Skill]:
+    """Each seat's rating after a finished game, from the players' ``current`` ones (new: the default).
+
+    >>> win, loss = rate((_seat(0, "user:1", 1), _seat(1, "user:2", 2)), {})
+    >>> win[0] > DEFAULT_SKILL[0] > loss[0]
+    True
+    """
+    before = [current.get(seat.player, DEFAULT_SKILL) for seat in seats]
+    teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in before]
+    ranks = [float(seat.place if seat.place is not None else 1) for seat in seats]
+    after = MODEL.rate(teams, ranks=ranks)
+    by_player: dict[str, list[Skill]] = defaultdict(list)
+    for seat, (rating,) in zip(seats, after, strict=True):
+        by_player[seat.player].append((rating.mu, rating.sigma))
+    merged = {
+        player: (sum(mu for mu, _ in got) / len(got), sum(sigma for _, sigma in got) / len(got))
+        for player, got in by_player.items()
+    }
+    return [merged[seat.player] for seat in seats]
+
+
+def rater(result: GameResult) -> Rater:
+    """Ratings in the game's chat (group games only) and overall."""
+    in_chat = result.kind == "group"
+
+    def work(chat_now: dict[str, Skill], overall_now: dict[str, Skill]) -> list[tuple[Skill | None, Skill | None]]:
+        overall = rate(result.seats, overall_now)
+        chat: list[Skill | None] = list(rate(result.seats, chat_now)) if in_chat else [None] * len(result.seats)
+        return list(zip(chat, overall, strict=True))
+
+    return work
+
+
+async def record(db: Database, game: Game) -> GameResult | None:
+    """Store an ended game's result (once; a second call returns the first one's). None: not ended."""
+    result = result_of(game)
+    if result is None:
+        return None
+    stored, new = await db.results.record(result, rater(result) if result.finished else None)
+    if new:
+        log.info("game %s: result recorded (%s)", game.id, stored.outcome)
+    return stored
+
+
+# --- how results are shown -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Change:
+    name: str  # escaped, ready for HTML
+    rating: int
+    change: int
+
+
+def display_name(name: str, user_id: int | None, level: str | None) -> str:
+    """A player's name as HTML: a person's own name, or the computer of that level."""
+    return texts.escape(name) if user_id is not None else score_texts.computer(level)
+
+
+def changes(result: GameResult) -> list[Change]:
+    """Each player's rating change (in the group, or overall for a private game), once per player."""
+    in_chat = result.kind == "group"
+    seen: set[str] = set()
+    found = []
+    for seat in result.seats:
+        before, after = (seat.chat_before, seat.chat_after) if in_chat else (seat.before, seat.after)
+        if after is None or seat.player in seen:
+            continue
+        seen.add(seat.player)
+        rating = shown(after)
+        found.append(Change(display_name(seat.name, seat.user_id, seat.level), rating, rating - shown(before)))
+    return found
+
+
+def with_ratings(caption: str, result: GameResult | None, limit: int = CAPTION_LIMIT) -> str:
+    """The final result's caption with the rating changes under it, as many as fit Telegram's limit."""
+    if result is None or not result.finished:
+        return caption
+    found = changes(result)
+    if not found:
+        return caption
+    lines = [score_texts.ratings_heading(result.kind == "group")]
+    lines += [score_texts.rating_change(c.name, c.rating, c.change) for c in found]
+    while len(lines) > 1 and len(caption) + 1 + len("\n".join(lines)) > limit:
+        lines.pop()
+    if len(lines) < 2:
+        return caption
+    return caption + "\n" + "\n".join(lines)
+
+
+def date_of(result: GameResult) -> str:
+    """The day a game ended (UTC), as 2025-01-31."""
+    return datetime.fromtimestamp(result.ended_at, UTC).strftime("%Y-%m-%d")
+
+
+def _seat(index: int, player: str, place: int) -> SeatResult:  # for the doctests
+    return SeatResult(index, player, None, None, player, 0, place, place == 1)
+
+
+async def record_final(db: Database, game: Game, round_index: int) -> GameResult | None:
+    """For the presenter, before it posts ``round_index``'s result: the stored result if that is
+    the final one of a finished game (recorded now if need be). Never raises: a result that cannot
+    be recorded now is recorded at the next start (``GameService.backfill_results``); the game's
+    result is posted anyway."""
+    match = game.match
+    if match is None or not match.is_over or round_index != len(match.rounds) - 1:
+        return None
+    try:
+        return await record(db, game)
+    except Exception:
+        log.exception("game %s: its result could not be recorded", game.id)
+        return None
+
+
+async def record_quietly(db: Database, game: Game) -> GameResult | None:
+    """:func:`record`, logging (never raising) what goes wrong: ``GameService.backfill_results``
+    tries again at start-up."""
+    try:
+        return await record(db, game)
+    except Exception:
+        log.exception("game %s: its result could not be recorded", game.id)
+        return None

@@ -1,0 +1,7 @@
+"""The table: the game service (lobby, dealing, moves, computer turns, the clock running out),
+table manners (/leave, /kick, /kill, away seats), rematches, friend rooms, a group's move to a
+supergroup, and what start-up does to bring every game up to date.
+
+May import: ``bot.display``, ``bot.model``, ``bot.words``, ``bot.telegram``, ``storage``, ``engine``.
+Handlers call into it; it never imports a handler.
+"""

@@ -1,0 +1,343 @@
+"""Table manners: the turn clock running out, /leave, /kick, /kill and "Take my seat back".
+
+Every change follows the service's one path: take the game's lock, load it, check it, commit it
+(version-checked), and only then show it and tell people.  A seat a computer takes stays its
+person's (bot/model/absence.py); the service's computer driver plays it like any computer seat.
+
+:func:`install` wires the two events that do not start from an update: the turn clock running
+out (bot/model/clock.py) and a hand that cannot be delivered (the presenter's ``on_unreachable``).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable
+from dataclasses import replace
+from functools import partial
+
+from bot.display import views
+from bot.model import absence, scores
+from bot.model.clock import CLOCKED_KINDS, clock_seconds, next_clock, person_to_move
+from bot.model.game import Game, turn_number
+from bot.table.lobbies import refresh_lobby
+from bot.table.service import GameService, TableError
+from bot.telegram.outbox import Unreachable
+from bot.telegram.people import Person
+from bot.words import texts
+from engine.players import player_for
+from storage import GameStatus
+
+log = logging.getLogger(__name__)
+
+
+def install(service: GameService) -> None:
+    """Let the clock's run-outs and undeliverable hands reach this module."""
+
+    async def expired(game_id: int, turn: int) -> None:
+        await time_ran_out(service, game_id, turn)
+
+    async def unreachable(game: Game, seats: list[int]) -> Game:
+        return await seats_unreachable(service, game, seats)
+
+    async def woken(game_id: int) -> None:
+        await pay_owed(service, game_id)
+
+    service.clock.on_expiry = expired
+    service.presenter.on_unreachable = unreachable
+    service.after_wake = woken
+
+
+# --- the turn clock ----------------------------------------------------------------------------
+
+
+async def cycle_clock(service: GameService, game_id: int, person: Person) -> Game:
+    """The lobby's clock button (creator only): off -> 30 -> 60 -> 120 s -> off."""
+    async with service.locked(game_id) as game:
+        if game.row.status is not GameStatus.LOBBY:
+            raise TableError("lobby_closed")
+        if person.user_id != game.row.creator_id:
+            raise TableError("creator_only")
+        seconds = next_clock(clock_seconds(game.doc, game.row.kind))
+        return await service.presenter.save_doc(game, replace(game.doc, clock=seconds))
+
+
+async def time_ran_out(service: GameService, game_id: int, turn: int) -> Game | None:
+    """The clock of ``turn`` ran out: play for its person (as a medium computer would), count it,
+    and after the second run-out in a row give the seat to a computer.
+
+    Everything is checked again under the lock, so a late, repeated or stale timer does nothing,
+    and a move the person made meanwhile wins.  Returns the game as committed, or None.
+    """
+    try:
+        async with service.locked(game_id) as game:
+            match = game.match
+            doc = game.doc
+            if game.row.status is not GameStatus.PLAYING or match is None or match.is_over:
+                return None
+            if turn_number(match) != turn or doc.deadline_turn != turn or doc.deadline is None:
+                return None
+            seat = person_to_move(doc, match)
+            if seat is None:
+                return None
+            if service.clock.now() < doc.deadline:  # woke early (the wall clock moved): sleep on
+                service.clock.follow(game)
+                return None
+            doc, went_away = absence.timed_out(doc, seat)
+            doc = replace(doc, owed=(*doc.owed, (seat, turn, went_away)))
+            rng = random.Random(f"{game.id}:{turn}:clock")
+            move = player_for(absence.AWAY_LEVEL).choose(match.observe(seat), rng)
+            game = await service._play(Game(game.row, doc, match), seat, move, by_computer=True)
+    except TableError:  # the game is gone or closed
+        return None
+    game = await service.show(game)
+    await pay_owed(service, game.id)
+    return game
+
+
+async def pay_owed(service: GameService, game_id: int) -> None:
+    """Send the run-out notices committed with clock moves (this instance's, or one's that died
+    before sending them), then strike them off.
+
+    They are first claimed under the game's lock for :data:`PAYING_LEASE` seconds, so that no
+    other payer (in this process or another instance) sends them meanwhile, then sent outside
+    it, since a group's budget may keep them waiting. Should this payer die before striking
+    them off, they are sent again by whoever looks at the game once the claim has lapsed."""
+    try:
+        async with service.locked(game_id) as game:
+            now = service.clock.now()
+            busy = game.doc.owed_claimed_until is not None and game.doc.owed_claimed_until > now
+            if not game.doc.owed or busy:
+                return
+            game = await service.presenter.save_doc(game, replace(game.doc, owed_claimed_until=now + PAYING_LEASE))
+    except TableError:  # gone, closed, or changed under the claim
+        return
+    if game.match is not None and not game.match.is_over:
+        for seat, _turn, went_away in game.doc.owed:
+            person = game.doc.seats[seat]
+            if person is None or person.user_id is None:
+                continue
+            told = partial(texts.timeout_private, went_away)
+            await _tell_person(service, game, person.user_id, told, take_back=went_away)
+            if went_away:
+                notice = partial(texts.away_notice, person.name, absence.TIMEOUT)
+                await _tell_table(service, game, notice, but=person.user_id)
+    paid = set(game.doc.owed)
+    try:
+        async with service.locked(game_id) as fresh:
+            left = tuple(notice for notice in fresh.doc.owed if notice not in paid)
+            await service.presenter.save_doc(fresh, replace(fresh.doc, owed=left, owed_claimed_until=None))
+    except TableError:  # closed meanwhile, or changed again (the claim lapses, they are sent again)
+        return
+
+
+# Seconds a payer has to send the notices it claimed before another may send them.
+PAYING_LEASE = 60.0
+
+
+# --- a hand that cannot be delivered -------------------------------------------------------------
+
+
+async def seats_unreachable(service: GameService, game: Game, seats: list[int]) -> Game:
+    """Under the game's lock (from the presenter): the people at ``seats`` blocked the bot, so a
+    computer plays for them; the table is told once.  A private game against the computer is left
+    as it is (there is nobody else to play for)."""
+    match = game.match
+    if game.row.kind not in CLOCKED_KINDS or game.row.status is not GameStatus.PLAYING or match is None:
+        return game
+    doc = game.doc
+    told: list[str] = []
+    for seat in seats:
+        info = absence.person_at(doc, seat)
+        if info is None or info.away in (absence.BLOCKED, absence.KICKED):
+            continue
+        if info.away is None:
+            told.append(info.name)
+        doc = absence.away(doc, seat, absence.BLOCKED)  # away already: nothing more is sent to them
+    if doc == game.doc:
+        return game
+    game = await service.presenter.save_doc(game, service.clock.stamp(doc, game.row.kind, match))
+    for name in told:
+        await _tell_table(service, game, partial(texts.away_notice, name, absence.BLOCKED))
+    return game
+
+
+# --- /leave, /kick, /kill ------------------------------------------------------------------------
+
+
+async def leave(service: GameService, chat_id: int, person: Person) -> Game:
+    """/leave: in a lobby the seat is freed; during a game a computer takes it (take it back any time)."""
+    row = await service.db.games.active_in_chat(chat_id)
+    if row is None:
+        raise TableError("no_game_here")
+    if row.status is GameStatus.LOBBY:
+        game = await service.leave(row.id, person)
+        await refresh_lobby(service, game)
+        return game
+    async with service.locked(row.id) as game:
+        seat = _playing_seat(game, person.user_id)
+        info = game.doc.seats[seat]
+        if info is not None and info.away is not None:
+            raise TableError("already_away")
+        game = await _put_away(service, game, seat, absence.LEFT)
+    game = await service.show(game)
+    await _tell_table(
+        service, game, lambda: texts.away_notice(person_name(game, seat), absence.LEFT), but=person.user_id
+    )
+    await _tell_person(service, game, person.user_id, texts.left_private, take_back=True)
+    return game
+
+
+async def kick(service: GameService, game_id: int, by: Person, target: int) -> Game:
+    """/kick (the caller checked who may): in a lobby the seat is freed; during a game a computer
+    takes it for good (a kicked person cannot take it back)."""
+    async with service.locked(game_id) as game:
+        if game.row.status is GameStatus.LOBBY:
+            seat = game.doc.seat_of(target)
+            if seat is None:
+                raise TableError("kick_not_player")
+            game = await service.presenter.save_doc(game, game.doc.with_seat(seat, None))
+            lobby = True
+        else:
+            seat = _playing_seat(game, target, missing="kick_not_player")
+            game = await _put_away(service, game, seat, absence.KICKED)
+            lobby = False
+    if lobby:
+        await refresh_lobby(service, game)
+        return game
+    game = await service.show(game)
+    await _tell_table(service, game, lambda: texts.away_notice(person_name(game, seat), absence.KICKED, by=by.name))
+    await _tell_person(service, game, target, lambda: texts.kicked_private(by.name), take_back=False)
+    return game
+
+
+async def kill(service: GameService, game_id: int, by: Person) -> Game:
+    """/kill (the caller checked who may): the lobby or game ends at once, marked ``killed``; the
+    board loses its buttons, the hands freeze, the group is told."""
+    async with service.locked(game_id) as game:
+        if game.row.status not in (GameStatus.LOBBY, GameStatus.PLAYING):
+            raise TableError("no_game_here")
+        doc = service.clock.cleared(replace(game.doc, killed=True))
+        game = await service.presenter.save_doc(game, doc, status=GameStatus.CANCELLED)
+        await scores.record_quietly(service.db, game)  # abandoned: kept, no rating changes
+    service.clock.follow(game)
+    outbox = service.presenter.outbox
+    chat_id = game.row.chat_id
+    if game.match is None:  # a lobby
+        if game.doc.lobby_message is not None:
+            async with service.presenter.languages.speaking_to(chat_id):
+                text = texts.lobby_killed(by.name)
+            await outbox.edit_text(chat_id, game.doc.lobby_message, text)
+        return game
+    if game.row.kind == "group":
+        service.presenter.boards.request(game)  # the board once more: "ended", no buttons
+    await _freeze_hands(service, game)
+    await _tell_table(service, game, lambda: texts.killed_notice(by.name))
+    return game
+
+
+# --- "Take my seat back" ---------------------------------------------------------------------------
+
+
+async def take_back(service: GameService, game_id: int, user_id: int) -> Game:
+    """Commit the person's return (show it with :func:`after_take_back` once the tap is answered)."""
+    async with service.locked(game_id) as game:
+        match = game.match
+        if game.row.status is not GameStatus.PLAYING or match is None or match.is_over or game.doc.killed:
+            raise TableError("take_back_over")
+        seat = game.doc.seat_of(user_id)
+        if seat is None:
+            raise TableError("not_your_game")
+        info = game.doc.seats[seat]
+        assert info is not None
+        if info.away is None:
+            raise TableError("already_back")
+        if info.away not in absence.RETURNABLE:
+            raise TableError("take_back_kicked")
+        doc = service.clock.stamp(absence.back(game.doc, seat), game.row.kind, match)
+        return await service.presenter.save_doc(game, doc)
+
+
+async def after_take_back(service: GameService, game: Game, user_id: int) -> Game:
+    seat = game.doc.seat_of(user_id)
+    game = await service.show(game)
+    if seat is not None:
+        await _tell_table(service, game, lambda: texts.back_notice(person_name(game, seat)), but=user_id)
+    return game
+
+
+# --- helpers ---------------------------------------------------------------------------------------
+
+
+def person_name(game: Game, seat: int) -> str:
+    info = game.doc.seats[seat]
+    return info.name if info is not None else "?"
+
+
+def _playing_seat(game: Game, user_id: int, missing: str = "not_seated") -> int:
+    match = game.match
+    if game.row.status is not GameStatus.PLAYING or match is None or match.is_over:
+        raise TableError("no_game_here")
+    seat = game.doc.seat_of(user_id)
+    if seat is None:
+        raise TableError(missing)
+    return seat
+
+
+async def _put_away(service: GameService, game: Game, seat: int, reason: str) -> Game:
+    assert game.match is not None
+    doc = service.clock.stamp(absence.away(game.doc, seat, reason), game.row.kind, game.match)
+    return await service.presenter.save_doc(game, doc)
+
+
+async def _freeze_hands(service: GameService, game: Game) -> None:
+    """Each person's hand message without buttons, its caption saying the game was ended."""
+    match = game.match
+    assert match is not None
+    outbox = service.presenter.outbox
+    for seat, hand in game.doc.hands.items():
+        info = game.doc.seats[seat]
+        if info is None or info.user_id is None or info.away == absence.BLOCKED:
+            continue
+        async with service.presenter.languages.speaking_to(info.user_id):
+            caption = views.hand_caption(game, match, seat)
+        try:
+            await outbox.edit_caption(info.user_id, hand.message_id, caption, None)
+        except Unreachable:
+            log.info("game %s: seat %s cannot be reached privately", game.id, seat)
+
+
+async def _tell_person(
+    service: GameService, game: Game, user_id: int, words: Callable[[], str], *, take_back: bool
+) -> None:
+    """Sends ``words()``, built in the person's language."""
+    async with service.presenter.languages.speaking_to(user_id):
+        text = words()
+        markup = views.take_back_markup(game.id) if take_back else None
+    try:
+        await service.presenter.outbox.send_text(user_id, text, markup)
+    except Unreachable:
+        log.info("game %s: %s cannot be reached privately", game.id, user_id)
+
+
+async def _tell_table(service: GameService, game: Game, words: Callable[[], str], *, but: int | None = None) -> None:
+    """Sends ``words()`` to a group game's group; in a friend room (no group), to the private chats of
+    the people present; each built in its chat's language."""
+    outbox = service.presenter.outbox
+    if game.row.kind == "group":
+        chats = [game.row.chat_id]
+    elif game.row.kind == "room":
+        chats = [
+            info.user_id
+            for info in game.doc.seats
+            if info is not None and info.user_id is not None and info.user_id != but and info.away is None
+        ]
+    else:
+        return
+    for chat_id in chats:
+        async with service.presenter.languages.speaking_to(chat_id):
+            text = words()
+        try:
+            await outbox.send_text(chat_id, text)
+        except Unreachable:
+            log.info("game %s: chat %s cannot be reached", game.id, chat_id)

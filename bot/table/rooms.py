@@ -1,0 +1,191 @@
+"""Play with a friend without a group: a room (a game of kind "room") and its invitation link.
+
+The creator sits in seat 0 and gets a link ``t.me/<bot>?start=r<game>_<code>``; the code is
+random (:func:`new_code`), so nobody finds a room by counting game ids.  The first other
+person to open the link takes the second seat and the game is dealt at once; both play in
+their private chats, where each hand message shows the table (there is no group board).
+While the seat is free the creator may make a new code (the old link then stops working) or
+close the room.  The room belongs to the creator's private chat (its ``chat_id``): one game
+at a time there, as for a game against the computer.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass, replace
+from urllib.parse import urlencode
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.model import rematch_request
+from bot.model.game import Game, Seat, TableDoc, load_game
+from bot.table.service import GameService, TableError, chat_free, short_name
+from bot.telegram.callbacks import RoomTap
+from bot.telegram.people import Person
+from bot.words import texts
+from engine import Rules
+from storage import GameStatus
+
+KIND = "room"
+SEATS = 2
+PREFIX = "r"
+# "r<game id>_<code>": within a deep link's [A-Za-z0-9_-]{1,64}.
+PAYLOAD = re.compile(r"^r(\d{1,18})_([A-Za-z0-9_-]{8,40})$")
+CODE_BYTES = 12  # 16 characters of base64url
+FOLLOW_REMATCHES = 20  # how far an old link follows a chain of rematches to the game now played
+
+
+def new_code() -> str:
+    return secrets.token_urlsafe(CODE_BYTES)
+
+
+def payload(game: Game) -> str:
+    assert game.doc.room_code is not None
+    return f"{PREFIX}{game.id}_{game.doc.room_code}"
+
+
+def parse(text: str) -> tuple[int, str] | None:
+    found = PAYLOAD.fullmatch(text)
+    return (int(found.group(1)), found.group(2)) if found else None
+
+
+def presets() -> list[str]:
+    """The rule sets a room can be played with: every one that seats two."""
+    return [preset for preset in texts.PRESET_TITLES if Rules.preset(preset).min_seats <= SEATS]
+
+
+# --- views -----------------------------------------------------------------------------------
+
+
+def presets_markup() -> InlineKeyboardMarkup:
+    choices = presets()
+    rows = [
+        [
+            InlineKeyboardButton(
+                text=texts.preset_title(preset), callback_data=RoomTap(action="preset", preset=preset).pack()
+            )
+            for preset in choices[i : i + 2]
+        ]
+        for i in range(0, len(choices), 2)
+    ]
+    rows.append([InlineKeyboardButton(text=texts.back_button(), callback_data=RoomTap(action="back").pack())])
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def room_markup(game: Game, link: str) -> InlineKeyboardMarkup:
+    share = "https://t.me/share/url?" + urlencode({"url": link, "text": texts.room_share_text()})
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [InlineKeyboardButton(text=texts.room_share_button(), url=share)],
+            [
+                InlineKeyboardButton(
+                    text=texts.room_new_link_button(), callback_data=RoomTap(action="reset", game=game.id).pack()
+                ),
+                InlineKeyboardButton(
+                    text=texts.room_cancel_button(), callback_data=RoomTap(action="cancel", game=game.id).pack()
+                ),
+            ],
+        ]
+    )
+
+
+# --- the room's life ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Opened:
+    game: Game
+    closed: Game | None  # a waiting room of the creator's that the new one replaces
+
+
+@dataclass(frozen=True)
+class Entered:
+    """What opening a room link did: ``key`` is "joined" (the game was dealt: show it),
+    "seat_back" (the hand was sent again) or "room_seat_free" (the creator's own room still waits)."""
+
+    key: str
+    game: Game
+
+
+async def open_room(service: GameService, person: Person, preset: str) -> Opened:
+    Rules.preset(preset).check_seats(SEATS)
+    chat_id = person.user_id
+    closed = None
+    active = await service.db.games.active_in_chat(chat_id)
+    if active is not None:
+        async with service.locked(active.id) as old:
+            if old.row.kind == KIND and old.row.status is GameStatus.PLAYING:
+                raise TableError("room_running")
+            if old.row.status in (GameStatus.LOBBY, GameStatus.PLAYING):
+                row = await service.db.games.save(old.row, status=GameStatus.CANCELLED)
+                closed = Game(row, old.doc, old.match) if old.row.kind == KIND else None
+    doc = TableDoc(seats=(Seat(short_name(person.name), person.user_id), None), room_code=new_code())
+    with chat_free():
+        row = await service.db.games.create(
+            chat_id=chat_id,
+            kind=KIND,
+            status=GameStatus.LOBBY,
+            preset=preset,
+            creator_id=person.user_id,
+            data=doc.to_json(),
+        )
+    return Opened(load_game(row), closed)
+
+
+async def enter(service: GameService, person: Person, game_id: int, code: str) -> Entered:
+    """Someone opened ``r<game_id>_<code>``: the guest takes the free seat, a player gets their seat back."""
+    for _ in range(FOLLOW_REMATCHES):
+        async with service.locked(game_id) as game:
+            if game.row.kind != KIND:
+                raise TableError("room_unknown")
+            seat = game.doc.seat_of(person.user_id)
+            if seat is None:
+                return await _take_seat(service, game, person, code)
+            if game.row.status is GameStatus.PLAYING:
+                await service.presenter.resend_hand(game, seat, person.user_id)
+                return Entered("seat_back", game)
+            if game.row.status is GameStatus.LOBBY:
+                return Entered("room_seat_free", game)
+            if game.row.status is GameStatus.CANCELLED:
+                raise TableError("room_closed")
+            request = rematch_request.request_of(game.doc)
+            if request is None or request.game is None:
+                raise TableError("room_own_game_over")
+            game_id = request.game  # that game's rematch: the seat is there now
+    raise TableError("room_own_game_over")
+
+
+async def _take_seat(service: GameService, game: Game, person: Person, code: str) -> Entered:
+    if game.row.status is GameStatus.CANCELLED:
+        raise TableError("room_closed")
+    if game.doc.room_code is None or not secrets.compare_digest(code, game.doc.room_code):
+        raise TableError("room_old_link")
+    free = [index for index, seat in enumerate(game.doc.seats) if seat is None]
+    if game.row.status is not GameStatus.LOBBY or not free:
+        raise TableError("room_taken")
+    doc = game.doc.with_seat(free[0], Seat(short_name(person.name), person.user_id))
+    return Entered("joined", await service._deal_first(Game(game.row, doc, None)))
+
+
+async def reset(service: GameService, person: Person, game_id: int) -> Game:
+    """A new code while the second seat is free: the old link stops working."""
+    async with service.locked(game_id) as game:
+        _require_waiting(game, person)
+        return await service.presenter.save_doc(game, replace(game.doc, room_code=new_code()))
+
+
+async def close(service: GameService, person: Person, game_id: int) -> Game:
+    async with service.locked(game_id) as game:
+        _require_waiting(game, person)
+        row = await service.db.games.save(game.row, status=GameStatus.CANCELLED)
+        return Game(row, game.doc, None)
+
+
+def _require_waiting(game: Game, person: Person) -> None:
+    if game.row.kind != KIND:
+        raise TableError("room_unknown")
+    if person.user_id != game.row.creator_id:
+        raise TableError("creator_only")
+    if game.row.status is not GameStatus.LOBBY or all(seat is not None for seat in game.doc.seats):
+        raise TableError("lobby_closed")

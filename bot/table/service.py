@@ -1,0 +1,621 @@
+"""The game service: lobby, dealing, moves and computer turns, tying engine, storage and presenter together.
+
+Every change follows one path: take the game's lock, load it, decide with the engine,
+commit it (with the move in the log), and only then show it in Telegram.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass, replace
+
+from bot.display.presenter import Presenter
+from bot.model import absence, scores
+from bot.model.clock import TurnClock
+from bot.model.game import (
+    DEFAULT_LEVEL,
+    Game,
+    Seat,
+    TableDoc,
+    computer_name,
+    load_game,
+    record_of,
+    remember,
+    turn_number,
+)
+from bot.telegram.locks import GameLocks
+from bot.telegram.people import Person
+from bot.words import texts
+from engine import IllegalMoveError, Match, Move, Rules, Tile
+from engine.players import LEVELS, player_for
+from storage import ChatBusyError, Database, GameStatus, StaleVersionError
+from storage.games import MoveLog
+
+log = logging.getLogger(__name__)
+
+NAME_LIMIT = 24
+# Seconds past a person's deadline before another instance takes the run-out over: the timer of
+# the instance that armed it normally fires first.
+WAKE_SLACK = 1.0
+
+
+class TableError(ValueError):
+    """A request the game refuses; ``key`` names the polite message (see ``texts.ALERTS``)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+@contextmanager
+def chat_free() -> Iterator[None]:
+    """Around creating a game: the database's refusal of a chat's second open game (two requests
+    racing past the check before it) becomes the polite "a game is already running"."""
+    try:
+        yield
+    except ChatBusyError:
+        raise TableError("game_running") from None
+
+
+@dataclass(frozen=True)
+class TapOutcome:
+    """What a tile tap did: played, or it needs the player to choose an end."""
+
+    game: Game
+    played: bool
+    choose_ends: tuple[object, ...] = ()
+    tile: Tile | None = None
+
+
+def short_name(name: str) -> str:
+    name = " ".join(name.split()) or "?"
+    return name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 1] + "…"
+
+
+def solo_computer_name(index: int, opponents: int) -> str:
+    """A private game's computer seat: "🤖 Computer", or "🤖 Computer 2" among several."""
+    return f"🤖 {texts.COMPUTER_WORD}" if opponents == 1 else f"🤖 {texts.COMPUTER_WORD} {index}"
+
+
+def with_computer_level(doc: TableDoc, level: str) -> TableDoc:
+    """Every computer seat at ``level``; names, people and the record stay as they are."""
+    seats = tuple(replace(seat, level=level) if seat and seat.is_computer else seat for seat in doc.seats)
+    return replace(doc, seats=seats, computer_level=level)
+
+
+class GameService:
+    def __init__(
+        self,
+        db: Database,
+        presenter: Presenter,
+        locks: GameLocks,
+        *,
+        group_delay: float,
+        private_delay: float,
+        clock: TurnClock | None = None,
+    ) -> None:
+        self.db = db
+        self.presenter = presenter
+        self.locks = locks
+        self.group_delay = group_delay
+        self.private_delay = private_delay
+        # The turn clock (bot/model/clock.py); what happens when it runs out is bot/table/manners.py's
+        # (manners.install).
+        self.clock = clock if clock is not None else TurnClock()
+        self._drivers: dict[int, asyncio.Task[None]] = {}
+        # What else a woken game needs (bot/table/manners.py: the clock's notices not sent yet).
+        self.after_wake: Callable[[int], Awaitable[None]] | None = None
+
+    @asynccontextmanager
+    async def locked(self, game_id: int) -> AsyncIterator[Game]:
+        """The game, loaded fresh under its lock: one change at a time per game.
+
+        Should another instance of the bot have saved the game meanwhile (its lock expired under
+        a stalled holder), the database refuses this change (its version is checked in the
+        UPDATE) and the person is shown the game as it is now."""
+        async with self.locks(game_id):
+            row = await self.db.games.get(game_id)
+            if row is None:
+                raise TableError("no_game")
+            if row.status is GameStatus.CLOSED:
+                raise TableError("idle_closed")
+            try:
+                yield load_game(row)
+            except StaleVersionError:
+                log.warning("game %s changed under this change; it was not applied", game_id)
+                raise TableError("stale") from None
+
+    # --- lobby ---------------------------------------------------------------------------
+
+    async def open_lobby(
+        self,
+        chat_id: int,
+        creator: Person,
+        preset: str,
+        *,
+        seats: int | None = None,
+        level: str = DEFAULT_LEVEL,
+        clock: int | None = None,
+    ) -> Game:
+        """A group lobby with ``seats`` seats (default: as many as the rules allow), free seats
+        for ``level`` computers and ``clock`` seconds a move (None: the default; 0: no clock),
+        as the chat's defaults say (bot/model/chat_defaults.py)."""
+        if await self.db.games.active_in_chat(chat_id) is not None:
+            raise TableError("game_running")
+        self._require_level(level)
+        rules = Rules.preset(preset)
+        count = rules.max_seats if seats is None else min(max(seats, rules.min_seats), rules.max_seats)
+        places: list[Seat | None] = [None] * count
+        if creator.private_ok:
+            places[0] = Seat(short_name(creator.name), creator.user_id)
+        doc = TableDoc(seats=tuple(places), computer_level=level, clock=clock)
+        with chat_free():
+            row = await self.db.games.create(
+                chat_id=chat_id,
+                kind="group",
+                status=GameStatus.LOBBY,
+                preset=preset,
+                creator_id=creator.user_id,
+                data=doc.to_json(),
+            )
+        return load_game(row)
+
+    async def set_lobby_message(self, game: Game, message_id: int) -> Game:
+        async with self.locked(game.id) as fresh:
+            return await self.presenter.save_doc(fresh, replace(fresh.doc, lobby_message=message_id))
+
+    async def join(self, game_id: int, person: Person) -> Game:
+        async with self.locked(game_id) as game:
+            self._require_lobby(game)
+            if game.doc.seat_of(person.user_id) is not None:
+                raise TableError("seat_taken")
+            if not person.private_ok:
+                raise TableError("need_private")
+            free = [i for i, seat in enumerate(game.doc.seats) if seat is None]
+            if not free:
+                raise TableError("lobby_full")
+            doc = game.doc.with_seat(free[0], Seat(short_name(person.name), person.user_id))
+            return await self.presenter.save_doc(game, doc)
+
+    async def leave(self, game_id: int, person: Person) -> Game:
+        async with self.locked(game_id) as game:
+            self._require_lobby(game)
+            seat = game.doc.seat_of(person.user_id)
+            if seat is None:
+                raise TableError("not_seated")
+            return await self.presenter.save_doc(game, game.doc.with_seat(seat, None))
+
+    async def add_computer(self, game_id: int, person: Person, level: str | None = None) -> Game:
+        """Seat a computer of ``level`` (default: the lobby's last choice), which Start then uses too."""
+        async with self.locked(game_id) as game:
+            self._require_lobby(game)
+            self._require_creator(game, person)
+            level = game.doc.computer_level if level is None else level
+            self._require_level(level)
+            free = [i for i, seat in enumerate(game.doc.seats) if seat is None]
+            if not free:
+                raise TableError("lobby_full")
+            computers = sum(1 for seat in game.doc.seats if seat and seat.is_computer)
+            doc = game.doc.with_seat(free[0], Seat(computer_name(computers + 1, level), level=level))
+            return await self.presenter.save_doc(game, replace(doc, computer_level=level))
+
+    async def cycle_seats(self, game_id: int, person: Person) -> Game:
+        """Seats 2 -> 3 -> 4 -> 2 within the preset's range; a seat is removed only when it is free."""
+        async with self.locked(game_id) as game:
+            self._require_lobby(game)
+            self._require_creator(game, person)
+            rules = Rules.preset(game.row.preset)
+            seats = list(game.doc.seats)
+            count = len(seats) + 1 if len(seats) < rules.max_seats else rules.min_seats
+            taken = [seat for seat in seats if seat is not None]
+            if count < len(taken):
+                count = len(taken) if len(taken) >= rules.min_seats else rules.min_seats
+            new = taken + [None] * (count - len(taken))
+            return await self.presenter.save_doc(game, replace(game.doc, seats=tuple(new)))
+
+    async def cancel(self, game_id: int, person: Person) -> Game:
+        async with self.locked(game_id) as game:
+            self._require_lobby(game)
+            self._require_creator(game, person)
+            row = await self.db.games.save(game.row, status=GameStatus.CANCELLED)
+            return Game(row, game.doc, None)
+
+    async def start(self, game_id: int, person: Person, *, show: bool = True) -> Game:
+        """Fill the free seats with computers and deal.  With ``show=False`` it only commits (a
+        refusal raises before anything changes); call :meth:`show` once the tap is answered."""
+        async with self.locked(game_id) as game:
+            self._require_lobby(game)
+            self._require_creator(game, person)
+            if not any(seat and not seat.is_computer for seat in game.doc.seats):
+                raise TableError("not_seated")
+            doc = game.doc
+            level = doc.computer_level if doc.computer_level in LEVELS else DEFAULT_LEVEL
+            computers = sum(1 for seat in doc.seats if seat and seat.is_computer)
+            seats = list(doc.seats)
+            for index, seat in enumerate(seats):
+                if seat is None:
+                    computers += 1
+                    seats[index] = Seat(computer_name(computers, level), level=level)
+            game = Game(game.row, replace(doc, seats=tuple(seats)), None)
+            game = await self._deal_first(game)
+        return await self._after_change(game) if show else game
+
+    async def show(self, game: Game) -> Game:
+        """Bring a committed change to Telegram and let the computers move."""
+        return await self._after_change(game)
+
+    async def open_solo(
+        self, chat_id: int, person: Person, preset: str, opponents: int, level: str = DEFAULT_LEVEL
+    ) -> Game:
+        self._require_level(level)
+        rules = Rules.preset(preset)
+        seats_count = opponents + 1
+        rules.check_seats(seats_count)
+        active = await self.db.games.active_in_chat(chat_id)
+        if active is not None:
+            async with self.locked(active.id) as old:
+                if old.row.kind == "room" and old.row.status is GameStatus.PLAYING:
+                    raise TableError("room_running")
+                if old.row.status in (GameStatus.LOBBY, GameStatus.PLAYING):
+                    await self.db.games.save(old.row, status=GameStatus.CANCELLED)
+        seats = [Seat(short_name(person.name), person.user_id)] + [
+            Seat(solo_computer_name(i, opponents), level=level) for i in range(1, seats_count)
+        ]
+        with chat_free():
+            row = await self.db.games.create(
+                chat_id=chat_id,
+                kind="private",
+                status=GameStatus.LOBBY,
+                preset=preset,
+                creator_id=person.user_id,
+                data=TableDoc(seats=tuple(seats), computer_level=level).to_json(),
+            )
+        async with self.locked(row.id) as game:
+            game = await self._deal_first(game)
+        return await self._after_change(game)
+
+    async def _deal_first(self, game: Game) -> Game:
+        rules = Rules.preset(game.row.preset)
+        match = Match.new(rules, len(game.doc.seats), _dealer())
+        match, moves = _auto_moves(match)
+        # The forced lead alone can end the game: nobody can follow it (a quickblock fish).
+        status = GameStatus.FINISHED if match.is_over else GameStatus.PLAYING
+        doc = replace(absence.everyone_back(game.doc), record=record_of(match))
+        doc = self.clock.stamp(doc, game.row.kind, match)
+        wake_at = self._wake_on_commit(Game(replace(game.row, status=status), doc, match))
+        row = await self.db.games.save(game.row, status=status, data=doc.to_json(), moves=moves, wake_at=wake_at)
+        remember(row, match)
+        return Game(row, doc, match)
+
+    # --- play ------------------------------------------------------------------------------
+
+    async def tap_tile(self, game_id: int, user_id: int, version: int, tile: Tile, end: object) -> TapOutcome:
+        async with self.locked(game_id) as game:
+            match = game.match
+            if game.row.status is not GameStatus.PLAYING or match is None:
+                raise TableError("no_game")
+            seat = game.doc.seat_of(user_id)
+            if seat is None:
+                raise TableError("not_your_game")
+            if version != turn_number(match):
+                raise TableError("stale")
+            if not absence.present(game.doc, seat):
+                raise TableError("seat_away")
+            state = match.round
+            if state.is_over or state.turn != seat:
+                raise TableError("not_your_turn")
+            if tile not in state.hands[seat]:
+                raise TableError("not_in_hand")
+            if end is None and not state.line.is_empty:
+                ends = state.line.ends_for(tile)
+                if not ends:
+                    raise TableError("does_not_fit")
+                if len(ends) > 1:
+                    return TapOutcome(game, played=False, choose_ends=tuple(ends), tile=tile)
+            game = Game(game.row, absence.moved(game.doc, seat), match)  # their run-outs of the clock start again
+            try:
+                game = await self._play(game, seat, Move(tile, end), by_computer=False)  # type: ignore[arg-type]
+            except IllegalMoveError as error:
+                raise TableError(error.code) from None
+        return TapOutcome(game, played=True)
+
+    async def _play(self, game: Game, seat: int, move: Move, *, by_computer: bool) -> Game:
+        """Apply and commit one move (and any forced lead of a new round that follows it)."""
+        assert game.match is not None
+        match = game.match.apply(move, seat=seat)
+        round_index = len(match.rounds) - 1
+        moves = [_log(round_index, match, by_computer)]
+        if match.round.is_over and not match.is_over:
+            match = match.deal_next(_dealer())
+            match, more = _auto_moves(match)
+            moves += more
+        # Decided last: the next round's forced lead can end the round, and the match, by itself.
+        status = GameStatus.FINISHED if match.is_over else GameStatus.PLAYING
+        doc = self.clock.stamp(replace(game.doc, record=record_of(match)), game.row.kind, match)
+        wake_at = self._wake_on_commit(Game(replace(game.row, status=status), doc, match))
+        row = await self.db.games.save(game.row, status=status, data=doc.to_json(), moves=moves, wake_at=wake_at)
+        remember(row, match)
+        return Game(row, doc, match)
+
+    async def after_tap(self, outcome: TapOutcome) -> None:
+        """Show a committed move and let the computers answer (called once the tap is answered)."""
+        await self._after_change(outcome.game)
+
+    async def _after_change(self, game: Game) -> Game:
+        try:
+            async with self.locks(game.id):
+                row = await self.db.games.get(game.id)
+                if row is None:
+                    return game
+                game = load_game(row)
+                if row.status in (GameStatus.CANCELLED, GameStatus.CLOSED):
+                    return game  # ended meanwhile (/kill, idle): its messages were frozen then
+                game = await self.presenter.sync(game)
+        finally:
+            # Even when showing failed: the committed turn keeps its clock and its computer player.
+            self.clock.follow(game)
+            self._drive_computers(game)
+        await self._settle(game)
+        return game
+
+    def wake_time(self, game: Game) -> float | None:
+        """When an instance should next look at this game if nothing else happens to it: a little
+        after a computer's move is due or its person's clock runs out; never, on the turn of a
+        person without a clock (their tap will come to whichever instance)."""
+        match = game.match
+        if game.row.status is not GameStatus.PLAYING or match is None or match.is_over:
+            return None
+        seat = game.doc.seats[match.round.turn]
+        now = self.clock.now()
+        if seat is None or seat.computer_plays:
+            delay = self.group_delay if game.row.kind == "group" else self.private_delay
+            return now + delay + self.db.wake_grace
+        if game.doc.deadline is not None:
+            return game.doc.deadline + WAKE_SLACK
+        return None
+
+    def _on_computers_turn(self, game: Game) -> bool:
+        match = game.match
+        if game.row.status is not GameStatus.PLAYING or match is None or match.is_over:
+            return False
+        seat = game.doc.seats[match.round.turn]
+        return seat is None or seat.computer_plays
+
+    def _wake_on_commit(self, game: Game) -> float | None:
+        """The wake-up a move is committed with: on a computer's turn, the final one; on a
+        person's, soon, in case this instance dies before the move is shown (then :meth:`_settle`)."""
+        if self._on_computers_turn(game):
+            return self.wake_time(game)
+        return self.clock.now() + self.db.wake_grace
+
+    async def _settle(self, game: Game) -> None:
+        """The change is shown and its timers armed: the game needs looking at only when
+        :meth:`wake_time` says (until then, the save's own wake-up stands, in case this instance
+        dies before showing it). On a computer's turn the commit has usually stored the right one."""
+        if game.row.status is not GameStatus.PLAYING:
+            return
+        wake, stored = self.wake_time(game), game.row.wake_at
+        if self._on_computers_turn(game):
+            if stored is not None and stored > self.clock.now():
+                return  # the one the move was committed with (or an earlier one) stands
+        elif wake == stored:
+            return
+        try:
+            await self.db.games.set_wake(game.id, game.row.version, wake)
+        except Exception:  # the stored wake-up stands; at worst the game is looked at once more
+            log.exception("game %s: its next wake-up could not be stored", game.id)
+
+    async def wake(self, game_id: int) -> None:
+        """Look after a game nobody looked after in time (its instance stopped, or a timer was
+        lost): show it as stored, run its clock on from the stored deadline (one already past
+        runs out at once) and wake its computers. The same as a restart does for every game."""
+        try:
+            async with self.locks(game_id):
+                row = await self.db.games.get(game_id)
+                if row is None or row.status is not GameStatus.PLAYING:
+                    return
+                game = await self._with_deadline(load_game(row))
+                game = await self.presenter.sync(game)
+        except StaleVersionError:
+            return  # someone else changed it meanwhile: they look after it now
+        self.clock.follow(game)
+        self._drive_computers(game)
+        await self._settle(game)
+        if self.after_wake is not None:
+            await self.after_wake(game_id)
+
+    def _drive_computers(self, game: Game) -> None:
+        match = game.match
+        if match is None or match.is_over or game.row.status is not GameStatus.PLAYING:
+            return
+        seat = game.doc.seats[match.round.turn]
+        if seat is None or not seat.computer_plays:
+            return
+        running = self._drivers.get(game.id)
+        if running is not None and not running.done():
+            return
+        self._drivers[game.id] = asyncio.create_task(self._computers(game.id), name=f"computers-{game.id}")
+
+    async def _computers(self, game_id: int) -> None:
+        """Play every computer turn in a row, with a short pause so people can follow."""
+        try:
+            while True:
+                row = await self.db.games.get(game_id)
+                if row is None:
+                    return
+                delay = self.group_delay if row.kind == "group" else self.private_delay
+                await asyncio.sleep(delay)
+                try:
+                    async with self.locked(game_id) as game:
+                        match = game.match
+                        if game.row.status is not GameStatus.PLAYING or match is None or match.round.is_over:
+                            return
+                        turn = match.round.turn
+                        seat = game.doc.seats[turn]
+                        if seat is None or not seat.computer_plays:
+                            return
+                        rng = random.Random(f"{game.id}:{turn_number(match)}")
+                        move = player_for(seat.level or DEFAULT_LEVEL).choose(match.observe(turn), rng)
+                        game = await self._play(game, turn, move, by_computer=True)
+                        game = await self.presenter.sync(game)
+                except TableError as error:
+                    if error.key != "stale":
+                        return
+                    continue  # another instance moved first: look again at the game as it is now
+                self.clock.follow(game)
+                await self._settle(game)
+                if game.match is None or game.match.is_over:
+                    return
+                next_seat = game.doc.seats[game.match.round.turn]
+                if next_seat is None or not next_seat.computer_plays:
+                    return
+        except Exception:
+            log.exception("game %s: computer turn failed", game_id)
+        finally:
+            self._drivers.pop(game_id, None)
+
+    async def show_hand(self, game_id: int, user_id: int) -> None:
+        async with self.locked(game_id) as game:
+            seat = game.doc.seat_of(user_id)
+            if seat is None or game.doc.seats[seat].away == absence.KICKED:  # type: ignore[union-attr]
+                raise TableError("not_your_game")
+            if game.row.status is not GameStatus.PLAYING or game.match is None:
+                raise TableError("no_game")
+            await self.presenter.resend_hand(game, seat, user_id)
+
+    async def refresh_hand(self, game_id: int, user_id: int) -> None:
+        """Redraw a player's hand where it is (after a stale tap or a "back").
+
+        Only that hand: the board and the other hands have not changed, and every edit in a
+        group spends its budget of about 20 a minute."""
+        async with self.locked(game_id) as game:
+            seat = game.doc.seat_of(user_id)
+            if game.match is not None and seat is not None:
+                await self.presenter.sync_hand(game, seat, user_id)
+
+    async def set_computer_level(self, game_id: int, user_id: int, level: str) -> Game | None:
+        """In a private game, every computer plays at ``level`` from its next move on.
+
+        Only the seats change: hands, line, scores and the record stay exactly as they were.
+        Returns the committed game, or None when the computers already play at ``level``;
+        call :meth:`refresh_hand` afterwards to show it.
+        """
+        self._require_level(level)
+        async with self.locked(game_id) as game:
+            if game.doc.seat_of(user_id) is None:
+                raise TableError("not_your_game")
+            if game.row.kind != "private":
+                raise TableError("level_private_only")
+            if game.row.status is not GameStatus.PLAYING or game.match is None or game.match.is_over:
+                raise TableError("no_game")
+            computers = [seat for seat in game.doc.seats if seat and seat.is_computer]
+            if all(seat.level == level for seat in computers):
+                return None
+            return await self.presenter.save_doc(game, with_computer_level(game.doc, level))
+
+    async def resume(self) -> int:
+        """After a restart: bring every running game's messages up to date, run its turn clock on
+        from the stored deadline (one already past runs out at once) and wake its computers.
+        First, the results of games that ended while nothing recorded them (bot/model/scores.py)."""
+        await self.backfill_results()
+        if self.db.shared:
+            # Other instances are looking after their games right now; those nobody looks after
+            # come due (their stored wake-up passes) and the wake-up sweep takes them (bot/background/wakeups.py).
+            return 0
+        rows = await self.db.games.with_status(GameStatus.PLAYING)
+        for row in rows:
+            try:
+                await self.wake(row.id)
+            except Exception:
+                log.exception("game %s could not be resumed", row.id)
+        return len(rows)
+
+    async def backfill_results(self) -> int:
+        """At start-up: record every ended game whose result is missing, and post the final result of
+        every recently finished game that never got it. Returns how many results were recorded."""
+        db = self.db
+        recorded = 0
+        for game_id in await db.results.unrecorded():
+            try:
+                async with self.locks(game_id):
+                    row = await db.games.get(game_id)
+                    if row is not None and await scores.record(db, load_game(row)) is not None:
+                        recorded += 1
+            except Exception:
+                log.exception("game %s: its result could not be recorded", game_id)
+        for game_id in await db.results.unposted(scores.UNPOSTED_WINDOW):
+            try:
+                async with self.locks(game_id):
+                    row = await db.games.get(game_id)
+                    if row is not None and row.status is GameStatus.FINISHED:
+                        await self.presenter.sync(load_game(row))
+            except Exception:
+                log.exception("game %s: its final result could not be posted", game_id)
+        return recorded
+
+    async def _with_deadline(self, game: Game) -> Game:
+        """The game with the deadline its turn needs (one saved before it had a clock has none yet)."""
+        if game.match is None:
+            return game
+        doc = self.clock.stamp(game.doc, game.row.kind, game.match)
+        return game if doc == game.doc else await self.presenter.save_doc(game, doc)
+
+    async def close(self) -> None:
+        self.clock.close()
+        for task in list(self._drivers.values()):
+            task.cancel()
+
+    # --- checks ----------------------------------------------------------------------------
+
+    @staticmethod
+    def _require_lobby(game: Game) -> None:
+        # A group's lobby only: a friend room waiting for its friend is entered with its secret
+        # link (bot/table/rooms.py), never with a lobby button or "/start j<id>" naming its id.
+        if game.row.status is not GameStatus.LOBBY or game.row.kind != "group":
+            raise TableError("lobby_closed")
+
+    @staticmethod
+    def _require_level(level: str) -> None:
+        if level not in LEVELS:
+            raise TableError("unknown_level")
+
+    @staticmethod
+    def _require_creator(game: Game, person: Person) -> None:
+        if person.user_id != game.row.creator_id:
+            raise TableError("creator_only")
+
+
+def _dealer() -> random.Random:
+    return random.Random(secrets.randbits(64))
+
+
+def _auto_moves(match: Match) -> tuple[Match, list[MoveLog]]:
+    """Place a forced lead that the rules place by themselves (quickblock, duel, hundred).
+
+    When nobody can follow it, that lead ends the round by itself: then the next round is
+    dealt (and led) here too, so a game is never left with a finished round and nobody to move.
+    """
+    moves: list[MoveLog] = []
+    while (auto := match.round.auto_move()) is not None:
+        match = match.apply(auto)
+        moves.append(_log(len(match.rounds) - 1, match, True))
+        if not match.round.is_over or match.is_over:
+            break
+        match = match.deal_next(_dealer())
+    return match, moves
+
+
+def _log(round_index: int, match: Match, by_computer: bool) -> MoveLog:
+    played = match.rounds[round_index].plays()[-1]
+    return MoveLog(
+        round=round_index,
+        seat=played.seat,
+        tile=str(played.tile),
+        side=played.end.value if played.end is not None else None,
+        by_computer=by_computer,
+    )
