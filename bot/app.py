@@ -109,10 +109,11 @@ def _problem(location: tuple[int | str, ...], kind: str, message: str) -> str:
     return f"{name}: {message.removeprefix('Value error, ')}"
 
 
-def build_dispatcher(db: Database, service: GameService) -> Dispatcher:
-    languages = service.presenter.languages
+def build_dispatcher(db: Database, service: GameService, outbox: Outbox, languages: Languages) -> Dispatcher:
+    """The dispatcher with its middlewares and routers; what a handler may ask for by name is
+    given here: ``db``, ``service``, ``outbox``, ``languages`` and ``in_flight``."""
     in_flight = InFlight()
-    dispatcher = Dispatcher(db=db, service=service, languages=languages, in_flight=in_flight)
+    dispatcher = Dispatcher(db=db, service=service, outbox=outbox, languages=languages, in_flight=in_flight)
     dispatcher.update.outer_middleware(in_flight)
     people = PeopleMiddleware(db)
     speaking_to_reader = LanguageMiddleware(languages)
@@ -159,12 +160,12 @@ async def run(settings: Settings) -> None:
         group_delay=settings.computer_delay,
         private_delay=settings.private_computer_delay,
         clock=TurnClock(scale=settings.turn_clock_scale),
+        manners=manners.Manners(),  # the turn clock's run-outs, and hands that cannot be delivered
     )
-    manners.install(service)  # the turn clock's run-outs, and hands that cannot be delivered
     outbox.on_migrate = on_migrate(service)
     sweeper = IdleSweeper(db, locks, idle_days=settings.idle_close_days, every=settings.idle_sweep_seconds)
     wakeups = WakeSweeper(service, every=settings.wake_sweep_seconds, lease=settings.wake_grace_seconds)
-    dispatcher = build_dispatcher(db, service)
+    dispatcher = build_dispatcher(db, service, outbox, languages)
     try:
         try:
             me = await bot.get_me()

@@ -7,12 +7,26 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.model import absence
 from bot.model.clock import clock_seconds
 from bot.model.game import Game, turn_number
-from bot.telegram.callbacks import AwayTap, HandTap, LevelTap, LobbyTap, RoomTap, RulesTap, SoloGo, SoloTap, TileTap
+from bot.telegram.callbacks import (
+    AwayTap,
+    EndCode,
+    HandTap,
+    LevelTap,
+    LobbyAction,
+    LobbyTap,
+    RoomAction,
+    RoomTap,
+    RulesTap,
+    SoloGo,
+    SoloStep,
+    SoloTap,
+    TileTap,
+)
 from bot.words import texts
 from engine import ENDS, End, Match, Rules, Tile
 from engine.players import LEVELS
 
-END_CODES = {End.LEFT: "l", End.RIGHT: "r", End.UP: "u", End.DOWN: "d"}
+END_CODES = {End.LEFT: EndCode.LEFT, End.RIGHT: EndCode.RIGHT, End.UP: EndCode.UP, End.DOWN: EndCode.DOWN}
 CODE_ENDS = {code: end for end, code in END_CODES.items()}
 TILES_PER_ROW = 4
 
@@ -22,19 +36,19 @@ def tile_code(tile: Tile) -> str:
 
 
 def lobby_markup(game: Game) -> InlineKeyboardMarkup:
-    def button(text: str, action: str) -> InlineKeyboardButton:
+    def button(text: str, action: LobbyAction) -> InlineKeyboardButton:
         return InlineKeyboardButton(text=text, callback_data=LobbyTap(game=game.id, action=action).pack())
 
     seats = len(game.doc.seats)
     return InlineKeyboardMarkup(
         inline_keyboard=[
-            [button(texts.join_button(), "join"), button(texts.leave_button(), "leave")],
-            [button(f"+🤖 {texts.level_title(level)}", f"add-{level}") for level in LEVELS],
+            [button(texts.join_button(), LobbyAction.JOIN), button(texts.leave_button(), LobbyAction.LEAVE)],
+            [button(f"+🤖 {texts.level_title(level)}", LobbyAction.add(level)) for level in LEVELS],
             [
-                button(texts.lobby_seats_button(seats), "seats"),
-                button(texts.lobby_clock_button(clock_seconds(game.doc, "group")), "clock"),
+                button(texts.lobby_seats_button(seats), LobbyAction.SEATS),
+                button(texts.lobby_clock_button(clock_seconds(game.doc, "group")), LobbyAction.CLOCK),
             ],
-            [button(texts.start_button(), "start"), button(texts.cancel_button(), "cancel")],
+            [button(texts.start_button(), LobbyAction.START), button(texts.cancel_button(), LobbyAction.CANCEL)],
         ]
     )
 
@@ -136,7 +150,9 @@ def hand_markup(game: Game, match: Match, seat: int) -> InlineKeyboardMarkup:
     rows += level_rows(game, match)
     rows += take_back_rows(game, match, seat)
     if game.row.kind == "private" and match.is_over:
-        rows.append([InlineKeyboardButton(text=texts.play_again_button(), callback_data=SoloTap(step="menu").pack())])
+        rows.append(
+            [InlineKeyboardButton(text=texts.play_again_button(), callback_data=SoloTap(step=SoloStep.MENU).pack())]
+        )
     return InlineKeyboardMarkup(inline_keyboard=rows or [[]])
 
 
@@ -185,7 +201,7 @@ def end_choice_markup(game: Game, match: Match, tile: Tile, ends: list[End]) -> 
         for end in sorted(ends, key=ENDS.index)
     ]
     back = InlineKeyboardButton(
-        text=texts.back_button(), callback_data=TileTap(game=game.id, version=version, tile="", end="").pack()
+        text=texts.back_button(), callback_data=TileTap(game=game.id, version=version, tile="").pack()
     )
     return InlineKeyboardMarkup(inline_keyboard=[row[:2], row[2:], [back]] if len(row) > 2 else [row, [back]])
 
@@ -238,11 +254,15 @@ def solo_menu_markup() -> InlineKeyboardMarkup:
     for i in range(0, len(presets), 2):
         rows.append(
             [
-                InlineKeyboardButton(text=texts.preset_title(p), callback_data=SoloTap(step="preset", preset=p).pack())
+                InlineKeyboardButton(
+                    text=texts.preset_title(p), callback_data=SoloTap(step=SoloStep.PRESET, preset=p).pack()
+                )
                 for p in presets[i : i + 2]
             ]
         )
-    rows.append([InlineKeyboardButton(text=texts.friend_button(), callback_data=RoomTap(action="menu").pack())])
+    rows.append(
+        [InlineKeyboardButton(text=texts.friend_button(), callback_data=RoomTap(action=RoomAction.MENU).pack())]
+    )
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
@@ -261,7 +281,7 @@ def opponents_markup(preset: str) -> InlineKeyboardMarkup:
         ]
         for n in choices
     ]
-    back = InlineKeyboardButton(text=texts.back_button(), callback_data=SoloTap(step="menu").pack())
+    back = InlineKeyboardButton(text=texts.back_button(), callback_data=SoloTap(step=SoloStep.MENU).pack())
     return InlineKeyboardMarkup(inline_keyboard=[*rows, [back]])
 
 

@@ -13,9 +13,8 @@ from aiogram.filters import Filter
 from aiogram.types import CallbackQuery
 
 from bot.background.idle_close import game_of
-from bot.table.service import GameService
-from bot.words import texts
-from storage import GameStatus
+from bot.words.refusals import Refusal
+from storage import Database, GameStatus
 
 router = Router(name="idle")
 
@@ -23,13 +22,13 @@ router = Router(name="idle")
 class ClosedGame(Filter):
     """The tap names a game that the idle sweep closed."""
 
-    async def __call__(self, query: CallbackQuery, service: GameService) -> bool | dict[str, Any]:
+    async def __call__(self, query: CallbackQuery, db: Database) -> bool | dict[str, Any]:
         game_id = game_of(query.data)
         if game_id is None:
             return False
-        return await service.db.games.status_of(game_id) is GameStatus.CLOSED
+        return await db.games.status_of(game_id) is GameStatus.CLOSED
 
 
 @router.callback_query(ClosedGame())
 async def closed_game_tap(query: CallbackQuery) -> None:
-    await query.answer(texts.alert("idle_closed"), show_alert=True)
+    await query.answer(Refusal.IDLE_CLOSED.text, show_alert=True)

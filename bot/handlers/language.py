@@ -8,9 +8,12 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 
 from bot.table.service import GameService
 from bot.telegram.callbacks import LanguageTap
+from bot.telegram.outbox import Outbox
 from bot.telegram.people import Person
 from bot.words import texts
 from bot.words.i18n import LANGUAGES, speaking
+from bot.words.languages import Languages
+from bot.words.refusals import Refusal
 
 router = Router(name="language")
 
@@ -35,17 +38,22 @@ async def language_command(message: Message, language: str) -> None:
 
 @router.callback_query(LanguageTap.filter())
 async def language_tap(
-    query: CallbackQuery, callback_data: LanguageTap, person: Person | None, service: GameService
+    query: CallbackQuery,
+    callback_data: LanguageTap,
+    person: Person | None,
+    service: GameService,
+    languages: Languages,
+    outbox: Outbox,
 ) -> None:
     chosen = callback_data.language
     if chosen not in LANGUAGES or person is None:
-        await query.answer(texts.alert("broken"), show_alert=True)
+        await query.answer(Refusal.BROKEN.text, show_alert=True)
         return
-    await service.presenter.languages.choose(person.user_id, person.name, chosen)  # again: harmless
+    await languages.choose(person.user_id, person.name, chosen)  # again: harmless
     with speaking(chosen):
-        await service.presenter.outbox.answer(query.id, texts.language_chosen(chosen))
+        await outbox.answer(query.id, texts.language_chosen(chosen))
         message = query.message
         if isinstance(message, Message) and message.chat.id == person.user_id:  # a group's stays as it is
-            await service.presenter.outbox.edit_text(
+            await outbox.edit_text(
                 message.chat.id, message.message_id, texts.language_prompt(), language_markup(chosen)
             )

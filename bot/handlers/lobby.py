@@ -15,26 +15,35 @@ from bot.model import chat_defaults
 from bot.table import manners, rematch
 from bot.table.lobbies import refresh_lobby
 from bot.table.service import GameService, TableError
-from bot.telegram.callbacks import LobbyTap
+from bot.telegram.callbacks import LobbyAction, LobbyTap
+from bot.telegram.outbox import Outbox
 from bot.telegram.people import Person
 from bot.words import texts
+from bot.words.languages import Languages
+from bot.words.refusals import Notice, Refusal
+from storage import Database
 
 router = Router(name="lobby")
 GROUPS = F.chat.type.in_({ChatType.GROUP, ChatType.SUPERGROUP})
 DEFAULT_PRESET = "draw"
-ADD_PREFIX = "add-"  # "add-hard": seat a computer of that level
 
 
 @router.message(Command("new"), GROUPS)
 async def new_game(
-    message: Message, command: CommandObject, person: Person, service: GameService, language: str
+    message: Message,
+    command: CommandObject,
+    person: Person,
+    service: GameService,
+    db: Database,
+    languages: Languages,
+    language: str,
 ) -> None:
-    defaults = await chat_defaults.chat_defaults(service.db, message.chat.id)
+    defaults = await chat_defaults.chat_defaults(db, message.chat.id)
     preset = (command.args or defaults.preset).strip().lower()
     if preset not in texts.PRESET_TITLES:
         await message.answer(texts.unknown_preset(preset, "new"))
         return
-    running = await service.db.games.active_in_chat(message.chat.id)
+    running = await db.games.active_in_chat(message.chat.id)
     if running is not None:
         await point_to_game(message, running)
         return
@@ -48,10 +57,10 @@ async def new_game(
             clock=defaults.turn_seconds,
         )
     except TableError as error:
-        await message.answer(texts.alert(error.key))
+        await message.answer(error.refusal.text)
         return
     # A group speaks the language of whoever opened its first game, until /settings says otherwise.
-    await service.presenter.languages.adopt(message.chat.id, message.chat.type, language)
+    await languages.adopt(message.chat.id, message.chat.type, language)
     await rematch.cancel_pending(service, message.chat.id, game.id)  # a new game: the rematch is off
     sent = await message.answer(views.lobby_text(game), reply_markup=views.lobby_markup(game))
     await service.set_lobby_message(game, sent.message_id)
@@ -66,58 +75,58 @@ async def new_in_private(message: Message) -> None:
 
 
 @router.message(Command("join"), GROUPS)
-async def join_command(message: Message, person: Person, service: GameService, bot: Bot) -> None:
-    active = await service.db.games.active_in_chat(message.chat.id)
+async def join_command(message: Message, person: Person, service: GameService, db: Database, bot: Bot) -> None:
+    active = await db.games.active_in_chat(message.chat.id)
     if active is None:
         await message.answer(texts.no_open_game())
         return
     try:
         game = await service.join(active.id, person)
     except TableError as error:
-        if error.key == "need_private":
+        if error.refusal is Refusal.NEED_PRIVATE:
             link = await create_start_link(bot, f"{JOIN_PREFIX}{active.id}")
             await message.reply(texts.open_link_to_start(link))
             return
-        await message.reply(texts.alert(error.key))
+        await message.reply(error.refusal.text)
         return
     await refresh_lobby(service, game)
 
 
 @router.callback_query(LobbyTap.filter())
 async def lobby_tap(
-    query: CallbackQuery, callback_data: LobbyTap, person: Person, service: GameService, bot: Bot
+    query: CallbackQuery, callback_data: LobbyTap, person: Person, service: GameService, outbox: Outbox, bot: Bot
 ) -> None:
     action = callback_data.action
     try:
-        if action == "join":
+        if action is LobbyAction.JOIN:
             game = await service.join(callback_data.game, person)
-        elif action == "leave":
+        elif action is LobbyAction.LEAVE:
             game = await service.leave(callback_data.game, person)
-        elif action == "add":  # a keyboard from before the levels: the lobby's last chosen level
+        elif action is LobbyAction.ADD:  # a keyboard from before the levels: the lobby's last chosen level
             game = await service.add_computer(callback_data.game, person)
-        elif action.startswith(ADD_PREFIX):
-            game = await service.add_computer(callback_data.game, person, action.removeprefix(ADD_PREFIX))
-        elif action == "seats":
+        elif action.level is not None:
+            game = await service.add_computer(callback_data.game, person, action.level)
+        elif action is LobbyAction.SEATS:
             game = await service.cycle_seats(callback_data.game, person)
-        elif action == "clock":
+        elif action is LobbyAction.CLOCK:
             game = await manners.cycle_clock(service, callback_data.game, person)
-        elif action == "cancel":
+        elif action is LobbyAction.CANCEL:
             game = await service.cancel(callback_data.game, person)
-        elif action == "start":
+        elif action is LobbyAction.START:
             # Deal and commit first, so that a refusal (not the creator, lobby closed) is answered
             # with its alert; the pictures are drawn and sent after the answer.
             game = await service.start(callback_data.game, person, show=False)
-            await service.presenter.outbox.answer(query.id)  # never raises: the deal is committed
+            await outbox.answer(query.id)  # never raises: the deal is committed
             game = await service.show(game)
             await refresh_lobby(service, game)
             return
         else:
-            raise TableError("broken")
+            raise TableError(Refusal.BROKEN)
     except TableError as error:
-        if error.key == "need_private":
+        if error.refusal is Refusal.NEED_PRIVATE:
             await query.answer(url=await create_start_link(bot, f"{JOIN_PREFIX}{callback_data.game}"))
             return
-        await query.answer(texts.alert(error.key), show_alert=True)
+        await query.answer(error.refusal.text, show_alert=True)
         return
-    await query.answer(texts.alert("joined") if action == "join" else None)
+    await query.answer(Notice.JOINED.text if action is LobbyAction.JOIN else None)
     await refresh_lobby(service, game)

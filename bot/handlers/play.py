@@ -7,8 +7,10 @@ from aiogram.types import CallbackQuery
 
 from bot.display import views
 from bot.table.service import GameService, TableError
-from bot.telegram.callbacks import HandTap, TileTap
+from bot.telegram.callbacks import EndCode, HandTap, TileTap
+from bot.telegram.outbox import Outbox
 from bot.words import texts
+from bot.words.refusals import Notice, Refusal
 from engine import Tile, TileError, tile_of
 
 router = Router(name="play")
@@ -24,35 +26,35 @@ def _tile(code: str) -> Tile | None:
 
 
 @router.callback_query(TileTap.filter())
-async def tile_tap(query: CallbackQuery, callback_data: TileTap, service: GameService) -> None:
+async def tile_tap(query: CallbackQuery, callback_data: TileTap, service: GameService, outbox: Outbox) -> None:
     game_id = callback_data.game
     user_id = query.from_user.id
-    if callback_data.tile == "" and callback_data.end == "":  # "back" from the choice of ends
+    if callback_data.tile == "" and callback_data.end is EndCode.NONE:  # "back" from the choice of ends
         await query.answer()
         await service.refresh_hand(game_id, user_id)
         return
     tile = _tile(callback_data.tile)
-    end = views.CODE_ENDS.get(callback_data.end) if callback_data.end else None
-    if tile is None or (callback_data.end and end is None):
-        await query.answer(texts.alert("broken"), show_alert=True)
+    end = views.CODE_ENDS.get(callback_data.end)
+    if tile is None:
+        await query.answer(Refusal.BROKEN.text, show_alert=True)
         return
     try:
         outcome = await service.tap_tile(game_id, user_id, callback_data.version, tile, end)
     except TableError as error:
-        await query.answer(texts.alert(error.key), show_alert=error.key != "stale")
-        if error.key == "stale":
+        await query.answer(error.refusal.text, show_alert=error.refusal is not Refusal.STALE)
+        if error.refusal is Refusal.STALE:
             await service.refresh_hand(game_id, user_id)
         return
     if not outcome.played:
-        await query.answer(texts.alert("choose_end"))
+        await query.answer(Notice.CHOOSE_END.text)
         match = outcome.game.match
         if query.message is not None and match is not None and outcome.tile is not None:
             markup = views.end_choice_markup(outcome.game, match, outcome.tile, list(outcome.choose_ends))  # type: ignore[arg-type]
-            await service.presenter.outbox.edit_markup(query.message.chat.id, query.message.message_id, markup)
+            await outbox.edit_markup(query.message.chat.id, query.message.message_id, markup)
         return
     # Through the outbox, which never raises: a tap that waited too long cannot be answered, and
     # the committed move must still be shown and the computers and the clock set going.
-    await service.presenter.outbox.answer(query.id, texts.you_played(tile))
+    await outbox.answer(query.id, texts.you_played(tile))
     await service.after_tap(outcome)
 
 
@@ -61,6 +63,6 @@ async def hand_tap(query: CallbackQuery, callback_data: HandTap, service: GameSe
     try:
         await service.show_hand(callback_data.game, query.from_user.id)
     except TableError as error:
-        await query.answer(texts.alert(error.key), show_alert=True)
+        await query.answer(error.refusal.text, show_alert=True)
         return
-    await query.answer(texts.alert("hand_sent"))
+    await query.answer(Notice.HAND_SENT.text)

@@ -8,21 +8,21 @@ from aiogram.types import CallbackQuery
 from bot.table import rematch
 from bot.table.service import GameService, TableError
 from bot.telegram.callbacks import RematchTap
-from bot.words import texts
+from bot.telegram.outbox import Outbox
 
 router = Router(name="rematch")
 
 
 @router.callback_query(RematchTap.filter())
-async def rematch_tap(query: CallbackQuery, callback_data: RematchTap, service: GameService) -> None:
+async def rematch_tap(query: CallbackQuery, callback_data: RematchTap, service: GameService, outbox: Outbox) -> None:
     """Confirm under the game's lock, answer, then redraw the result(s) and show the new game."""
     try:
         outcome = await rematch.confirm(service, callback_data.game, query.from_user.id)
     except TableError as error:
-        await query.answer(texts.alert(error.key), show_alert=True)
+        await query.answer(error.refusal.text, show_alert=True)
         return
     # Through the outbox, which never raises: the confirmation is committed and must be shown.
-    await service.presenter.outbox.answer(query.id, texts.alert(outcome.key), alert=outcome.alert)
+    await outbox.answer(query.id, outcome.answer.text, alert=outcome.alert)
     if outcome.changed is not None:
         await rematch.show(service, outcome.changed)
     if outcome.new is not None:

@@ -18,8 +18,10 @@ from bot.model import scores
 from bot.model.game import TableDoc
 from bot.table.service import GameService
 from bot.telegram.callbacks import TopTap
+from bot.telegram.outbox import Outbox
 from bot.telegram.people import Person
 from bot.words import score_texts
+from bot.words.languages import Languages
 from storage import Database
 from storage.results import GameResult, Standing
 
@@ -83,16 +85,23 @@ async def top_command(message: Message, command: CommandObject, db: Database) ->
 
 
 @router.callback_query(TopTap.filter())
-async def top_tap(query: CallbackQuery, callback_data: TopTap, db: Database, service: GameService) -> None:
+async def top_tap(
+    query: CallbackQuery,
+    callback_data: TopTap,
+    db: Database,
+    service: GameService,
+    languages: Languages,
+    outbox: Outbox,
+) -> None:
     by_wins = BOARDS.get(callback_data.board)
     message = query.message
     if by_wins is None or not isinstance(message, Message):
         await query.answer(score_texts.button_outdated(), show_alert=True)
         return
     await query.answer()
-    async with service.presenter.languages.speaking_to(message.chat.id):  # the chat's words, not the tapper's
+    async with languages.speaking_to(message.chat.id):  # the chat's words, not the tapper's
         text, markup = await top_view(db, message.chat.id if _in_chat(message) else None, by_wins=by_wins)
-    await service.presenter.outbox.edit_text(message.chat.id, message.message_id, text, markup)
+    await outbox.edit_text(message.chat.id, message.message_id, text, markup)
 
 
 async def top_view(db: Database, chat_id: int | None, *, by_wins: bool) -> tuple[str, InlineKeyboardMarkup | None]:

@@ -14,9 +14,12 @@ from bot.table.service import GameService
 from bot.table.supergroup import move_chat
 from bot.telegram.admins import is_admin
 from bot.telegram.callbacks import SettingsTap
+from bot.telegram.outbox import Outbox
 from bot.words import texts
 from bot.words.i18n import current
-from storage import GameRow, GameStatus
+from bot.words.languages import Languages
+from bot.words.refusals import Notice, Refusal
+from storage import Database, GameRow, GameStatus
 
 router = Router(name="settings")
 GROUP_TYPES = {ChatType.GROUP, ChatType.SUPERGROUP}
@@ -33,11 +36,13 @@ async def sent_by_admin(message: Message, bot: Bot) -> bool:
 
 
 @router.message(Command("settings"), GROUPS)
-async def settings_command(message: Message, bot: Bot, service: GameService) -> None:
+async def settings_command(
+    message: Message, bot: Bot, service: GameService, db: Database, languages: Languages
+) -> None:
     admin = await sent_by_admin(message, bot)
     # A group without a language takes its writer's (this very reply's), as with its first /new.
-    await service.presenter.languages.adopt(message.chat.id, message.chat.type, current())
-    defaults = await chat_defaults.chat_defaults(service.db, message.chat.id)
+    await languages.adopt(message.chat.id, message.chat.type, current())
+    defaults = await chat_defaults.chat_defaults(db, message.chat.id)
     markup = settings_markup(defaults) if admin else None
     await message.answer(settings_text(defaults, admin=admin), reply_markup=markup)
 
@@ -48,31 +53,36 @@ async def settings_in_private(message: Message) -> None:
 
 
 @router.callback_query(SettingsTap.filter())
-async def settings_tap(query: CallbackQuery, callback_data: SettingsTap, bot: Bot, service: GameService) -> None:
+async def settings_tap(
+    query: CallbackQuery,
+    callback_data: SettingsTap,
+    bot: Bot,
+    service: GameService,
+    db: Database,
+    languages: Languages,
+    outbox: Outbox,
+) -> None:
     message = query.message
     if message is None or message.chat.type not in GROUP_TYPES:
-        await query.answer(texts.alert("broken"), show_alert=True)
+        await query.answer(Refusal.BROKEN.text, show_alert=True)
         return
     chat = message.chat
     if not await is_admin(bot, chat.id, query.from_user.id):
-        await query.answer(texts.alert("settings_admins_only"), show_alert=True)
+        await query.answer(Refusal.SETTINGS_ADMINS_ONLY.text, show_alert=True)
         return
     try:
-        defaults, changed = await chat_defaults.change(
-            service.db, chat.id, chat.type, callback_data.key, callback_data.value
-        )
+        defaults, changed = await chat_defaults.change(db, chat.id, chat.type, callback_data.key, callback_data.value)
     except ValueError:
-        await query.answer(texts.alert("broken"), show_alert=True)
+        await query.answer(Refusal.BROKEN.text, show_alert=True)
         return
     if not changed:
-        await query.answer(texts.alert("settings_same"))
+        await query.answer(Notice.SETTINGS_SAME.text)
         return
-    languages = service.presenter.languages
     languages.forget_chat(chat.id)
     await query.answer(saved_text(defaults, callback_data.key))
     async with languages.speaking_to(chat.id):
         text, markup = settings_text(defaults, admin=True), settings_markup(defaults)
-    await service.presenter.outbox.edit_text(chat.id, message.message_id, text, markup)
+    await outbox.edit_text(chat.id, message.message_id, text, markup)
 
 
 async def point_to_game(message: Message, running: GameRow) -> None:
@@ -81,7 +91,7 @@ async def point_to_game(message: Message, running: GameRow) -> None:
     target = running.data.get("lobby_message" if lobby else "board_message")
     text = texts.game_running_here(lobby)
     if not isinstance(target, int):
-        await message.answer(texts.alert("game_running"))
+        await message.answer(Refusal.GAME_RUNNING.text)
         return
     reply = ReplyParameters(message_id=target, allow_sending_without_reply=True)
     await message.answer(text, reply_parameters=reply)

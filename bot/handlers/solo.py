@@ -10,53 +10,66 @@ from bot.display import views
 from bot.model.game import DEFAULT_LEVEL
 from bot.table import rematch
 from bot.table.service import GameService, TableError
-from bot.telegram.callbacks import LevelTap, SoloGo, SoloTap
+from bot.telegram.callbacks import LevelTap, SoloGo, SoloStep, SoloTap
+from bot.telegram.outbox import Outbox
 from bot.telegram.people import Person
 from bot.words import texts
+from bot.words.refusals import Refusal
 from engine.players import LEVELS
-from storage import GameStatus
+from storage import Database, GameStatus
 
 router = Router(name="solo")
 
 
 @router.callback_query(SoloTap.filter())
-async def solo_tap(query: CallbackQuery, callback_data: SoloTap, person: Person, service: GameService) -> None:
+async def solo_tap(
+    query: CallbackQuery, callback_data: SoloTap, person: Person, service: GameService, db: Database, outbox: Outbox
+) -> None:
     message = query.message
     if message is None or message.chat.type != "private":
-        await query.answer(texts.alert("broken"), show_alert=True)
+        await query.answer(Refusal.BROKEN.text, show_alert=True)
         return
-    outbox = service.presenter.outbox
-    if callback_data.step == "menu":
+    if callback_data.step is SoloStep.MENU:
         await query.answer()
         await outbox.send_text(message.chat.id, texts.choose_rule_set(), views.solo_menu_markup())
         return
     preset = callback_data.preset
     if preset not in texts.PRESET_TITLES:
-        await query.answer(texts.alert("broken"), show_alert=True)
+        await query.answer(Refusal.BROKEN.text, show_alert=True)
         return
-    if callback_data.step == "preset":
+    if callback_data.step is SoloStep.PRESET:
         await query.answer()
         text = texts.opponents_prompt(preset)
         await outbox.edit_text(message.chat.id, message.message_id, text, views.opponents_markup(preset))
         return
-    if callback_data.step == "go":
+    if callback_data.step is SoloStep.GO:
         await query.answer()
         await _deal(
-            message.chat.id, message.message_id, person, service, preset, callback_data.opponents, DEFAULT_LEVEL
+            message.chat.id,
+            message.message_id,
+            person,
+            service,
+            db,
+            outbox,
+            preset,
+            callback_data.opponents,
+            DEFAULT_LEVEL,
         )
         return
-    await query.answer(texts.alert("broken"), show_alert=True)
+    await query.answer(Refusal.BROKEN.text, show_alert=True)
 
 
 @router.callback_query(SoloGo.filter())
-async def solo_go(query: CallbackQuery, callback_data: SoloGo, person: Person, service: GameService) -> None:
+async def solo_go(
+    query: CallbackQuery, callback_data: SoloGo, person: Person, service: GameService, db: Database, outbox: Outbox
+) -> None:
     message = query.message
     if message is None or message.chat.type != "private":
-        await query.answer(texts.alert("broken"), show_alert=True)
+        await query.answer(Refusal.BROKEN.text, show_alert=True)
         return
     if callback_data.preset not in texts.PRESET_TITLES or callback_data.level not in LEVELS:
-        key = "broken" if callback_data.preset not in texts.PRESET_TITLES else "unknown_level"
-        await query.answer(texts.alert(key), show_alert=True)
+        refusal = Refusal.BROKEN if callback_data.preset not in texts.PRESET_TITLES else Refusal.UNKNOWN_LEVEL
+        await query.answer(refusal.text, show_alert=True)
         return
     await query.answer()
     await _deal(
@@ -64,6 +77,8 @@ async def solo_go(query: CallbackQuery, callback_data: SoloGo, person: Person, s
         message.message_id,
         person,
         service,
+        db,
+        outbox,
         callback_data.preset,
         callback_data.opponents,
         callback_data.level,
@@ -71,21 +86,28 @@ async def solo_go(query: CallbackQuery, callback_data: SoloGo, person: Person, s
 
 
 async def _deal(
-    chat_id: int, menu_id: int, person: Person, service: GameService, preset: str, opponents: int, level: str
+    chat_id: int,
+    menu_id: int,
+    person: Person,
+    service: GameService,
+    db: Database,
+    outbox: Outbox,
+    preset: str,
+    opponents: int,
+    level: str,
 ) -> None:
     """Deal the game (its message comes by itself) and take the buttons off the menu."""
-    outbox = service.presenter.outbox
-    active = await service.db.games.active_in_chat(chat_id)
+    active = await db.games.active_in_chat(chat_id)
     if active is not None and active.kind == "room" and active.status is GameStatus.PLAYING:
-        await outbox.send_text(chat_id, texts.alert("room_running"))  # a friend is playing it: not cancelled
+        await outbox.send_text(chat_id, Refusal.ROOM_RUNNING.text)  # a friend is playing it: not cancelled
         return
     try:
         game = await service.open_solo(chat_id, person, preset, opponents, level)
     except TableError as error:  # e.g. the friend joined the room meanwhile (checked again under its lock)
-        await outbox.send_text(chat_id, texts.alert(error.key))
+        await outbox.send_text(chat_id, error.refusal.text)
         return
     except ValueError:
-        await outbox.send_text(chat_id, texts.alert("broken"))
+        await outbox.send_text(chat_id, Refusal.BROKEN.text)
         return
     await rematch.cancel_pending(service, chat_id, game.id)  # a new game: the rematch is off
     await outbox.edit_markup(chat_id, menu_id, None)
@@ -96,13 +118,13 @@ async def level_tap(query: CallbackQuery, callback_data: LevelTap, service: Game
     """Commit the new level under the game's lock, answer, then redraw the game message."""
     message = query.message
     if message is None or message.chat.type != "private":
-        await query.answer(texts.alert("level_private_only"), show_alert=True)
+        await query.answer(Refusal.LEVEL_PRIVATE_ONLY.text, show_alert=True)
         return
     level = callback_data.level
     try:
         changed = await service.set_computer_level(callback_data.game, query.from_user.id, level)
     except TableError as error:
-        await query.answer(texts.alert(error.key), show_alert=True)
+        await query.answer(error.refusal.text, show_alert=True)
         return
     if changed is None:
         await query.answer(texts.level_already(level))

@@ -11,8 +11,11 @@ from bot.display import views
 from bot.table.lobbies import refresh_lobby
 from bot.table.service import GameService, TableError
 from bot.telegram.callbacks import RulesTap
+from bot.telegram.outbox import Outbox
 from bot.telegram.people import Person
 from bot.words import texts
+from bot.words.languages import Languages
+from bot.words.refusals import Notice, Refusal
 
 router = Router(name="common")
 
@@ -28,9 +31,9 @@ async def start_with_payload(message: Message, command: CommandObject, person: P
         try:
             game = await service.join(int(number), person)
         except TableError as error:
-            await message.answer(texts.alert(error.key))
+            await message.answer(error.refusal.text)
             return
-        await message.answer(texts.alert("joined"))
+        await message.answer(Notice.JOINED.text)
         await refresh_lobby(service, game)
         return
     await start(message, person)
@@ -56,13 +59,15 @@ async def rules_command(message: Message, command: CommandObject) -> None:
 
 
 @router.callback_query(RulesTap.filter())
-async def rules_tap(query: CallbackQuery, callback_data: RulesTap, service: GameService) -> None:
+async def rules_tap(
+    query: CallbackQuery, callback_data: RulesTap, service: GameService, languages: Languages, outbox: Outbox
+) -> None:
     if callback_data.preset not in texts.PRESET_TITLES:
-        await query.answer(texts.alert("broken"), show_alert=True)
+        await query.answer(Refusal.BROKEN.text, show_alert=True)
         return
     await query.answer()
     if query.message is not None:  # a message for the whole chat: in its language, not the tapper's
         chat_id = query.message.chat.id
-        async with service.presenter.languages.speaking_to(chat_id):
+        async with languages.speaking_to(chat_id):
             text = texts.rules_text(callback_data.preset)
-        await service.presenter.outbox.send_text(chat_id, text)
+        await outbox.send_text(chat_id, text)

@@ -11,9 +11,11 @@ from bot.table import manners
 from bot.table.service import GameService, TableError
 from bot.telegram import admins
 from bot.telegram.callbacks import AwayTap
+from bot.telegram.outbox import Outbox
 from bot.telegram.people import Person
 from bot.words import texts
-from storage import GameRow
+from bot.words.refusals import Notice, Refusal
+from storage import Database, GameRow
 
 router = Router(name="manners")
 GROUPS = F.chat.type.in_({ChatType.GROUP, ChatType.SUPERGROUP})
@@ -34,54 +36,54 @@ async def leave_command(message: Message, person: Person, service: GameService) 
     try:
         await manners.leave(service, message.chat.id, person)
     except TableError as error:
-        await message.reply(texts.alert(error.key))
+        await message.reply(error.refusal.text)
 
 
 @router.message(Command("kill"), GROUPS)
-async def kill_command(message: Message, person: Person, service: GameService, bot: Bot) -> None:
-    game = await service.db.games.active_in_chat(message.chat.id)
+async def kill_command(message: Message, person: Person, service: GameService, db: Database, bot: Bot) -> None:
+    game = await db.games.active_in_chat(message.chat.id)
     if game is None:
         await message.reply(texts.no_game_here())
         return
     if not await may_rule(bot, game, message):
-        await message.reply(texts.alert("kill_refused"))
+        await message.reply(Refusal.KILL_REFUSED.text)
         return
     try:
         await manners.kill(service, game.id, person)
     except TableError as error:
-        await message.reply(texts.alert(error.key))
+        await message.reply(error.refusal.text)
 
 
 @router.message(Command("kick"), GROUPS)
-async def kick_command(message: Message, person: Person, service: GameService, bot: Bot) -> None:
+async def kick_command(message: Message, person: Person, service: GameService, db: Database, bot: Bot) -> None:
     replied = message.reply_to_message
     target = replied.from_user if replied is not None else None
     if target is None or target.is_bot:
         await message.reply(texts.kick_how())
         return
-    game = await service.db.games.active_in_chat(message.chat.id)
+    game = await db.games.active_in_chat(message.chat.id)
     if game is None:
         await message.reply(texts.no_game_here())
         return
     if not await may_rule(bot, game, message):
-        await message.reply(texts.alert("kick_refused"))
+        await message.reply(Refusal.KICK_REFUSED.text)
         return
     try:
         await manners.kick(service, game.id, person, target.id)
     except TableError as error:
-        await message.reply(texts.alert(error.key))
+        await message.reply(error.refusal.text)
 
 
 @router.callback_query(AwayTap.filter())
-async def take_back_tap(query: CallbackQuery, callback_data: AwayTap, service: GameService) -> None:
+async def take_back_tap(query: CallbackQuery, callback_data: AwayTap, service: GameService, outbox: Outbox) -> None:
     """Commit the return under the game's lock, answer the tap, then show the game."""
     try:
         game = await manners.take_back(service, callback_data.game, query.from_user.id)
     except TableError as error:
-        await query.answer(texts.alert(error.key), show_alert=True)
+        await query.answer(error.refusal.text, show_alert=True)
         return
-    await service.presenter.outbox.answer(query.id, texts.alert("welcome_back"))  # never raises
+    await outbox.answer(query.id, Notice.WELCOME_BACK.text)  # never raises
     message = query.message
     if isinstance(message, Message) and message.text is not None:  # the take-back message, not a hand
-        await service.presenter.outbox.edit_text(message.chat.id, message.message_id, texts.back_private())
+        await outbox.edit_text(message.chat.id, message.message_id, texts.back_private())
     await manners.after_take_back(service, game, query.from_user.id)

@@ -6,6 +6,7 @@ from bot.display import views
 from bot.model.game import Game
 from bot.table.service import GameService
 from bot.words import texts
+from bot.words.refusals import Refusal
 from storage import GameStatus
 
 
@@ -24,7 +25,7 @@ async def _show_lobby(service: GameService, game: Game, message_id: int) -> None
     elif game.row.status is GameStatus.CANCELLED:
         await outbox.edit_text(game.row.chat_id, message_id, texts.lobby_closed(texts.game_cancelled()))
     elif game.row.status is GameStatus.CLOSED:
-        await outbox.edit_text(game.row.chat_id, message_id, texts.lobby_closed(texts.alert("idle_closed")))
+        await outbox.edit_text(game.row.chat_id, message_id, texts.lobby_closed(Refusal.IDLE_CLOSED.text))
     else:
         started = texts.game_started(game.doc.names())
         await outbox.edit_text(game.row.chat_id, message_id, texts.lobby_closed(started))

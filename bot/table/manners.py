@@ -4,8 +4,9 @@ Every change follows the service's one path: take the game's lock, load it, chec
 (version-checked), and only then show it and tell people.  A seat a computer takes stays its
 person's (bot/model/absence.py); the service's computer driver plays it like any computer seat.
 
-:func:`install` wires the two events that do not start from an update: the turn clock running
-out (bot/model/clock.py) and a hand that cannot be delivered (the presenter's ``on_unreachable``).
+:class:`Manners` is given to the game service (``GameService(manners=Manners())``) for the events
+that do not start from an update: the turn clock running out (bot/model/clock.py), a hand that
+cannot be delivered (the presenter's ``on_unreachable``) and a woken game's notices.
 """
 
 from __future__ import annotations
@@ -25,27 +26,25 @@ from bot.table.service import GameService, TableError
 from bot.telegram.outbox import Unreachable
 from bot.telegram.people import Person
 from bot.words import texts
+from bot.words.refusals import Refusal
 from engine.players import player_for
 from storage import GameStatus
 
 log = logging.getLogger(__name__)
 
 
-def install(service: GameService) -> None:
-    """Let the clock's run-outs and undeliverable hands reach this module."""
+class Manners:
+    """The table's manners as the game service is given them (``GameService(manners=Manners())``):
+    a clock that ran out, hands that cannot be delivered, notices a woken game still owes."""
 
-    async def expired(game_id: int, turn: int) -> None:
+    async def time_ran_out(self, service: GameService, game_id: int, turn: int) -> None:
         await time_ran_out(service, game_id, turn)
 
-    async def unreachable(game: Game, seats: list[int]) -> Game:
+    async def seats_unreachable(self, service: GameService, game: Game, seats: list[int]) -> Game:
         return await seats_unreachable(service, game, seats)
 
-    async def woken(game_id: int) -> None:
+    async def pay_owed(self, service: GameService, game_id: int) -> None:
         await pay_owed(service, game_id)
-
-    service.clock.on_expiry = expired
-    service.presenter.on_unreachable = unreachable
-    service.after_wake = woken
 
 
 # --- the turn clock ----------------------------------------------------------------------------
@@ -55,9 +54,9 @@ async def cycle_clock(service: GameService, game_id: int, person: Person) -> Gam
     """The lobby's clock button (creator only): off -> 30 -> 60 -> 120 s -> off."""
     async with service.locked(game_id) as game:
         if game.row.status is not GameStatus.LOBBY:
-            raise TableError("lobby_closed")
+            raise TableError(Refusal.LOBBY_CLOSED)
         if person.user_id != game.row.creator_id:
-            raise TableError("creator_only")
+            raise TableError(Refusal.CREATOR_ONLY)
         seconds = next_clock(clock_seconds(game.doc, game.row.kind))
         return await service.presenter.save_doc(game, replace(game.doc, clock=seconds))
 
@@ -169,7 +168,7 @@ async def leave(service: GameService, chat_id: int, person: Person) -> Game:
     """/leave: in a lobby the seat is freed; during a game a computer takes it (take it back any time)."""
     row = await service.db.games.active_in_chat(chat_id)
     if row is None:
-        raise TableError("no_game_here")
+        raise TableError(Refusal.NO_GAME_HERE)
     if row.status is GameStatus.LOBBY:
         game = await service.leave(row.id, person)
         await refresh_lobby(service, game)
@@ -178,7 +177,7 @@ async def leave(service: GameService, chat_id: int, person: Person) -> Game:
         seat = _playing_seat(game, person.user_id)
         info = game.doc.seats[seat]
         if info is not None and info.away is not None:
-            raise TableError("already_away")
+            raise TableError(Refusal.ALREADY_AWAY)
         game = await _put_away(service, game, seat, absence.LEFT)
     game = await service.show(game)
     await _tell_table(
@@ -195,11 +194,11 @@ async def kick(service: GameService, game_id: int, by: Person, target: int) -> G
         if game.row.status is GameStatus.LOBBY:
             seat = game.doc.seat_of(target)
             if seat is None:
-                raise TableError("kick_not_player")
+                raise TableError(Refusal.KICK_NOT_PLAYER)
             game = await service.presenter.save_doc(game, game.doc.with_seat(seat, None))
             lobby = True
         else:
-            seat = _playing_seat(game, target, missing="kick_not_player")
+            seat = _playing_seat(game, target, missing=Refusal.KICK_NOT_PLAYER)
             game = await _put_away(service, game, seat, absence.KICKED)
             lobby = False
     if lobby:
@@ -216,7 +215,7 @@ async def kill(service: GameService, game_id: int, by: Person) -> Game:
     board loses its buttons, the hands freeze, the group is told."""
     async with service.locked(game_id) as game:
         if game.row.status not in (GameStatus.LOBBY, GameStatus.PLAYING):
-            raise TableError("no_game_here")
+            raise TableError(Refusal.NO_GAME_HERE)
         doc = service.clock.cleared(replace(game.doc, killed=True))
         game = await service.presenter.save_doc(game, doc, status=GameStatus.CANCELLED)
         await scores.record_quietly(service.db, game)  # abandoned: kept, no rating changes
@@ -244,16 +243,16 @@ async def take_back(service: GameService, game_id: int, user_id: int) -> Game:
     async with service.locked(game_id) as game:
         match = game.match
         if game.row.status is not GameStatus.PLAYING or match is None or match.is_over or game.doc.killed:
-            raise TableError("take_back_over")
+            raise TableError(Refusal.TAKE_BACK_OVER)
         seat = game.doc.seat_of(user_id)
         if seat is None:
-            raise TableError("not_your_game")
+            raise TableError(Refusal.NOT_YOUR_GAME)
         info = game.doc.seats[seat]
         assert info is not None
         if info.away is None:
-            raise TableError("already_back")
+            raise TableError(Refusal.ALREADY_BACK)
         if info.away not in absence.RETURNABLE:
-            raise TableError("take_back_kicked")
+            raise TableError(Refusal.TAKE_BACK_KICKED)
         doc = service.clock.stamp(absence.back(game.doc, seat), game.row.kind, match)
         return await service.presenter.save_doc(game, doc)
 
@@ -274,10 +273,10 @@ def person_name(game: Game, seat: int) -> str:
     return info.name if info is not None else "?"
 
 
-def _playing_seat(game: Game, user_id: int, missing: str = "not_seated") -> int:
+def _playing_seat(game: Game, user_id: int, missing: Refusal = Refusal.NOT_SEATED) -> int:
     match = game.match
     if game.row.status is not GameStatus.PLAYING or match is None or match.is_over:
-        raise TableError("no_game_here")
+        raise TableError(Refusal.NO_GAME_HERE)
     seat = game.doc.seat_of(user_id)
     if seat is None:
         raise TableError(missing)

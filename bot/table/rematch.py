@@ -18,6 +18,7 @@ from bot.model.game import Game, load_game
 from bot.model.rematch_request import CANCELLED, STARTED, RematchRequest
 from bot.table.service import GameService, TableError
 from bot.telegram.outbox import Unreachable
+from bot.words.refusals import Notice, Refusal
 from storage import ChatBusyError, GameStatus
 
 log = logging.getLogger(__name__)
@@ -28,10 +29,10 @@ RECENT = 5
 
 @dataclass(frozen=True)
 class RematchOutcome:
-    """What a tap did: ``key`` names the answer (texts.ALERTS); ``changed`` is the finished game
+    """What a tap did: ``answer`` is what the person is told; ``changed`` is the finished game
     whose result messages must be redrawn; ``new`` the dealt new game, still to be shown."""
 
-    key: str
+    answer: Refusal | Notice
     alert: bool = False
     changed: Game | None = None
     new: Game | None = None
@@ -41,32 +42,32 @@ async def confirm(service: GameService, game_id: int, user_id: int) -> RematchOu
     async with service.locked(game_id) as game:
         request = rematch_request.request_of(game.doc)
         if request is None or game.row.status is not GameStatus.FINISHED:
-            raise TableError("rematch_closed")
+            raise TableError(Refusal.REMATCH_CLOSED)
         people = {person for person, _ in rematch_request.people(game.doc)}
         if user_id not in people:
-            raise TableError("rematch_not_player")
+            raise TableError(Refusal.REMATCH_NOT_PLAYER)
         if game.row.kind == "room" and game.row.creator_id not in people:
-            raise TableError("rematch_closed")  # a room lives in its creator's chat, which is gone
+            raise TableError(Refusal.REMATCH_CLOSED)  # a room lives in its creator's chat, which is gone
         if request.state == STARTED:
-            raise TableError("rematch_started")
+            raise TableError(Refusal.REMATCH_STARTED)
         if request.state == CANCELLED:
-            raise TableError("rematch_closed")
+            raise TableError(Refusal.REMATCH_CLOSED)
         if user_id in request.confirmed:
-            return RematchOutcome("rematch_again")
+            return RematchOutcome(Notice.REMATCH_AGAIN)
         if await _another_game_began(service, game):
             game = await _save(service, game, replace(request, state=CANCELLED))
-            return RematchOutcome("rematch_closed", alert=True, changed=game)
+            return RematchOutcome(Refusal.REMATCH_CLOSED, alert=True, changed=game)
         request = replace(request, confirmed=(*request.confirmed, user_id))
         if not rematch_request.everyone_confirmed(game.doc, request):
             game = await _save(service, game, request)
-            return RematchOutcome("rematch_confirmed", changed=game)
+            return RematchOutcome(Notice.REMATCH_CONFIRMED, changed=game)
         try:
             new = await _deal_rematch(service, game)
         except ChatBusyError:  # a game was opened in the chat a moment ago: that one is played
             game = await _save(service, game, replace(request, state=CANCELLED))
-            return RematchOutcome("rematch_closed", alert=True, changed=game)
+            return RematchOutcome(Refusal.REMATCH_CLOSED, alert=True, changed=game)
         game = await _save(service, game, replace(request, state=STARTED, game=new.id))
-        return RematchOutcome("rematch_go", changed=game, new=new)
+        return RematchOutcome(Notice.REMATCH_GO, changed=game, new=new)
 
 
 async def cancel_pending(service: GameService, chat_id: int, new_game_id: int) -> None:

@@ -21,9 +21,10 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.model import rematch_request
 from bot.model.game import Game, Seat, TableDoc, load_game
 from bot.table.service import GameService, TableError, chat_free, short_name
-from bot.telegram.callbacks import RoomTap
+from bot.telegram.callbacks import RoomAction, RoomTap
 from bot.telegram.people import Person
 from bot.words import texts
+from bot.words.refusals import Notice, Refusal
 from engine import Rules
 from storage import GameStatus
 
@@ -63,13 +64,13 @@ def presets_markup() -> InlineKeyboardMarkup:
     rows = [
         [
             InlineKeyboardButton(
-                text=texts.preset_title(preset), callback_data=RoomTap(action="preset", preset=preset).pack()
+                text=texts.preset_title(preset), callback_data=RoomTap(action=RoomAction.PRESET, preset=preset).pack()
             )
             for preset in choices[i : i + 2]
         ]
         for i in range(0, len(choices), 2)
     ]
-    rows.append([InlineKeyboardButton(text=texts.back_button(), callback_data=RoomTap(action="back").pack())])
+    rows.append([InlineKeyboardButton(text=texts.back_button(), callback_data=RoomTap(action=RoomAction.BACK).pack())])
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
@@ -80,10 +81,12 @@ def room_markup(game: Game, link: str) -> InlineKeyboardMarkup:
             [InlineKeyboardButton(text=texts.room_share_button(), url=share)],
             [
                 InlineKeyboardButton(
-                    text=texts.room_new_link_button(), callback_data=RoomTap(action="reset", game=game.id).pack()
+                    text=texts.room_new_link_button(),
+                    callback_data=RoomTap(action=RoomAction.RESET, game=game.id).pack(),
                 ),
                 InlineKeyboardButton(
-                    text=texts.room_cancel_button(), callback_data=RoomTap(action="cancel", game=game.id).pack()
+                    text=texts.room_cancel_button(),
+                    callback_data=RoomTap(action=RoomAction.CANCEL, game=game.id).pack(),
                 ),
             ],
         ]
@@ -101,10 +104,10 @@ class Opened:
 
 @dataclass(frozen=True)
 class Entered:
-    """What opening a room link did: ``key`` is "joined" (the game was dealt: show it),
-    "seat_back" (the hand was sent again) or "room_seat_free" (the creator's own room still waits)."""
+    """What opening a room link did: ``answer`` is JOINED (the game was dealt: show it),
+    SEAT_BACK (the hand was sent again) or ROOM_SEAT_FREE (the creator's own room still waits)."""
 
-    key: str
+    answer: Notice
     game: Game
 
 
@@ -116,7 +119,7 @@ async def open_room(service: GameService, person: Person, preset: str) -> Opened
     if active is not None:
         async with service.locked(active.id) as old:
             if old.row.kind == KIND and old.row.status is GameStatus.PLAYING:
-                raise TableError("room_running")
+                raise TableError(Refusal.ROOM_RUNNING)
             if old.row.status in (GameStatus.LOBBY, GameStatus.PLAYING):
                 row = await service.db.games.save(old.row, status=GameStatus.CANCELLED)
                 closed = Game(row, old.doc, old.match) if old.row.kind == KIND else None
@@ -138,34 +141,34 @@ async def enter(service: GameService, person: Person, game_id: int, code: str) -
     for _ in range(FOLLOW_REMATCHES):
         async with service.locked(game_id) as game:
             if game.row.kind != KIND:
-                raise TableError("room_unknown")
+                raise TableError(Refusal.ROOM_UNKNOWN)
             seat = game.doc.seat_of(person.user_id)
             if seat is None:
                 return await _take_seat(service, game, person, code)
             if game.row.status is GameStatus.PLAYING:
                 await service.presenter.resend_hand(game, seat, person.user_id)
-                return Entered("seat_back", game)
+                return Entered(Notice.SEAT_BACK, game)
             if game.row.status is GameStatus.LOBBY:
-                return Entered("room_seat_free", game)
+                return Entered(Notice.ROOM_SEAT_FREE, game)
             if game.row.status is GameStatus.CANCELLED:
-                raise TableError("room_closed")
+                raise TableError(Refusal.ROOM_CLOSED)
             request = rematch_request.request_of(game.doc)
             if request is None or request.game is None:
-                raise TableError("room_own_game_over")
+                raise TableError(Refusal.ROOM_OWN_GAME_OVER)
             game_id = request.game  # that game's rematch: the seat is there now
-    raise TableError("room_own_game_over")
+    raise TableError(Refusal.ROOM_OWN_GAME_OVER)
 
 
 async def _take_seat(service: GameService, game: Game, person: Person, code: str) -> Entered:
     if game.row.status is GameStatus.CANCELLED:
-        raise TableError("room_closed")
+        raise TableError(Refusal.ROOM_CLOSED)
     if game.doc.room_code is None or not secrets.compare_digest(code, game.doc.room_code):
-        raise TableError("room_old_link")
+        raise TableError(Refusal.ROOM_OLD_LINK)
     free = [index for index, seat in enumerate(game.doc.seats) if seat is None]
     if game.row.status is not GameStatus.LOBBY or not free:
-        raise TableError("room_taken")
+        raise TableError(Refusal.ROOM_TAKEN)
     doc = game.doc.with_seat(free[0], Seat(short_name(person.name), person.user_id))
-    return Entered("joined", await service._deal_first(Game(game.row, doc, None)))
+    return Entered(Notice.JOINED, await service._deal_first(Game(game.row, doc, None)))
 
 
 async def reset(service: GameService, person: Person, game_id: int) -> Game:
@@ -184,8 +187,8 @@ async def close(service: GameService, person: Person, game_id: int) -> Game:
 
 def _require_waiting(game: Game, person: Person) -> None:
     if game.row.kind != KIND:
-        raise TableError("room_unknown")
+        raise TableError(Refusal.ROOM_UNKNOWN)
     if person.user_id != game.row.creator_id:
-        raise TableError("creator_only")
+        raise TableError(Refusal.CREATOR_ONLY)
     if game.row.status is not GameStatus.LOBBY or all(seat is not None for seat in game.doc.seats):
-        raise TableError("lobby_closed")
+        raise TableError(Refusal.LOBBY_CLOSED)

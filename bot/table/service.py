@@ -13,6 +13,7 @@ import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 from bot.display.presenter import Presenter
 from bot.model import absence, scores
@@ -31,6 +32,7 @@ from bot.model.game import (
 from bot.telegram.locks import GameLocks
 from bot.telegram.people import Person
 from bot.words import texts
+from bot.words.refusals import Refusal
 from engine import IllegalMoveError, Match, Move, Rules, Tile
 from engine.players import LEVELS, player_for
 from storage import ChatBusyError, Database, GameStatus, StaleVersionError
@@ -45,11 +47,11 @@ WAKE_SLACK = 1.0
 
 
 class TableError(ValueError):
-    """A request the game refuses; ``key`` names the polite message (see ``texts.ALERTS``)."""
+    """A request the game refuses: ``refusal`` says why, in words the person reads (its ``text``)."""
 
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(refusal.name.lower())
+        self.refusal = refusal
 
 
 @contextmanager
@@ -59,7 +61,7 @@ def chat_free() -> Iterator[None]:
     try:
         yield
     except ChatBusyError:
-        raise TableError("game_running") from None
+        raise TableError(Refusal.GAME_RUNNING) from None
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,17 @@ def with_computer_level(doc: TableDoc, level: str) -> TableDoc:
     return replace(doc, seats=seats, computer_level=level)
 
 
+class TableManners(Protocol):
+    """What the table does when a turn's clock runs out, when hands cannot be delivered, and when a
+    woken game still owes notices (bot/table/manners.py gives the one the bot runs with)."""
+
+    async def time_ran_out(self, service: GameService, game_id: int, turn: int) -> None: ...
+
+    async def seats_unreachable(self, service: GameService, game: Game, seats: list[int]) -> Game: ...
+
+    async def pay_owed(self, service: GameService, game_id: int) -> None: ...
+
+
 class GameService:
     def __init__(
         self,
@@ -98,18 +111,36 @@ class GameService:
         group_delay: float,
         private_delay: float,
         clock: TurnClock | None = None,
+        manners: TableManners | None = None,
     ) -> None:
         self.db = db
         self.presenter = presenter
         self.locks = locks
         self.group_delay = group_delay
         self.private_delay = private_delay
-        # The turn clock (bot/model/clock.py); what happens when it runs out is bot/table/manners.py's
-        # (manners.install).
+        # The turn clock (bot/model/clock.py); what happens when it runs out is ``manners``'.
         self.clock = clock if clock is not None else TurnClock()
         self._drivers: dict[int, asyncio.Task[None]] = {}
-        # What else a woken game needs (bot/table/manners.py: the clock's notices not sent yet).
+        # What else a woken game needs (the clock's notices not sent yet).
         self.after_wake: Callable[[int], Awaitable[None]] | None = None
+        if manners is not None:
+            self._connect(manners)
+
+    def _connect(self, manners: TableManners) -> None:
+        """The clock's run-outs, undeliverable hands and woken games go to ``manners``, with this service."""
+
+        async def expired(game_id: int, turn: int) -> None:
+            await manners.time_ran_out(self, game_id, turn)
+
+        async def unreachable(game: Game, seats: list[int]) -> Game:
+            return await manners.seats_unreachable(self, game, seats)
+
+        async def woken(game_id: int) -> None:
+            await manners.pay_owed(self, game_id)
+
+        self.clock.on_expiry = expired
+        self.presenter.on_unreachable = unreachable
+        self.after_wake = woken
 
     @asynccontextmanager
     async def locked(self, game_id: int) -> AsyncIterator[Game]:
@@ -121,14 +152,14 @@ class GameService:
         async with self.locks(game_id):
             row = await self.db.games.get(game_id)
             if row is None:
-                raise TableError("no_game")
+                raise TableError(Refusal.NO_GAME)
             if row.status is GameStatus.CLOSED:
-                raise TableError("idle_closed")
+                raise TableError(Refusal.IDLE_CLOSED)
             try:
                 yield load_game(row)
             except StaleVersionError:
                 log.warning("game %s changed under this change; it was not applied", game_id)
-                raise TableError("stale") from None
+                raise TableError(Refusal.STALE) from None
 
     # --- lobby ---------------------------------------------------------------------------
 
@@ -146,7 +177,7 @@ class GameService:
         for ``level`` computers and ``clock`` seconds a move (None: the default; 0: no clock),
         as the chat's defaults say (bot/model/chat_defaults.py)."""
         if await self.db.games.active_in_chat(chat_id) is not None:
-            raise TableError("game_running")
+            raise TableError(Refusal.GAME_RUNNING)
         self._require_level(level)
         rules = Rules.preset(preset)
         count = rules.max_seats if seats is None else min(max(seats, rules.min_seats), rules.max_seats)
@@ -173,12 +204,12 @@ class GameService:
         async with self.locked(game_id) as game:
             self._require_lobby(game)
             if game.doc.seat_of(person.user_id) is not None:
-                raise TableError("seat_taken")
+                raise TableError(Refusal.SEAT_TAKEN)
             if not person.private_ok:
-                raise TableError("need_private")
+                raise TableError(Refusal.NEED_PRIVATE)
             free = [i for i, seat in enumerate(game.doc.seats) if seat is None]
             if not free:
-                raise TableError("lobby_full")
+                raise TableError(Refusal.LOBBY_FULL)
             doc = game.doc.with_seat(free[0], Seat(short_name(person.name), person.user_id))
             return await self.presenter.save_doc(game, doc)
 
@@ -187,7 +218,7 @@ class GameService:
             self._require_lobby(game)
             seat = game.doc.seat_of(person.user_id)
             if seat is None:
-                raise TableError("not_seated")
+                raise TableError(Refusal.NOT_SEATED)
             return await self.presenter.save_doc(game, game.doc.with_seat(seat, None))
 
     async def add_computer(self, game_id: int, person: Person, level: str | None = None) -> Game:
@@ -199,7 +230,7 @@ class GameService:
             self._require_level(level)
             free = [i for i, seat in enumerate(game.doc.seats) if seat is None]
             if not free:
-                raise TableError("lobby_full")
+                raise TableError(Refusal.LOBBY_FULL)
             computers = sum(1 for seat in game.doc.seats if seat and seat.is_computer)
             doc = game.doc.with_seat(free[0], Seat(computer_name(computers + 1, level), level=level))
             return await self.presenter.save_doc(game, replace(doc, computer_level=level))
@@ -232,7 +263,7 @@ class GameService:
             self._require_lobby(game)
             self._require_creator(game, person)
             if not any(seat and not seat.is_computer for seat in game.doc.seats):
-                raise TableError("not_seated")
+                raise TableError(Refusal.NOT_SEATED)
             doc = game.doc
             level = doc.computer_level if doc.computer_level in LEVELS else DEFAULT_LEVEL
             computers = sum(1 for seat in doc.seats if seat and seat.is_computer)
@@ -260,7 +291,7 @@ class GameService:
         if active is not None:
             async with self.locked(active.id) as old:
                 if old.row.kind == "room" and old.row.status is GameStatus.PLAYING:
-                    raise TableError("room_running")
+                    raise TableError(Refusal.ROOM_RUNNING)
                 if old.row.status in (GameStatus.LOBBY, GameStatus.PLAYING):
                     await self.db.games.save(old.row, status=GameStatus.CANCELLED)
         seats = [Seat(short_name(person.name), person.user_id)] + [
@@ -298,30 +329,30 @@ class GameService:
         async with self.locked(game_id) as game:
             match = game.match
             if game.row.status is not GameStatus.PLAYING or match is None:
-                raise TableError("no_game")
+                raise TableError(Refusal.NO_GAME)
             seat = game.doc.seat_of(user_id)
             if seat is None:
-                raise TableError("not_your_game")
+                raise TableError(Refusal.NOT_YOUR_GAME)
             if version != turn_number(match):
-                raise TableError("stale")
+                raise TableError(Refusal.STALE)
             if not absence.present(game.doc, seat):
-                raise TableError("seat_away")
+                raise TableError(Refusal.SEAT_AWAY)
             state = match.round
             if state.is_over or state.turn != seat:
-                raise TableError("not_your_turn")
+                raise TableError(Refusal.NOT_YOUR_TURN)
             if tile not in state.hands[seat]:
-                raise TableError("not_in_hand")
+                raise TableError(Refusal.NOT_IN_HAND)
             if end is None and not state.line.is_empty:
                 ends = state.line.ends_for(tile)
                 if not ends:
-                    raise TableError("does_not_fit")
+                    raise TableError(Refusal.DOES_NOT_FIT)
                 if len(ends) > 1:
                     return TapOutcome(game, played=False, choose_ends=tuple(ends), tile=tile)
             game = Game(game.row, absence.moved(game.doc, seat), match)  # their run-outs of the clock start again
             try:
                 game = await self._play(game, seat, Move(tile, end), by_computer=False)  # type: ignore[arg-type]
             except IllegalMoveError as error:
-                raise TableError(error.code) from None
+                raise TableError(Refusal.for_engine_code(error.code)) from None
         return TapOutcome(game, played=True)
 
     async def _play(self, game: Game, seat: int, move: Move, *, by_computer: bool) -> Game:
@@ -464,7 +495,7 @@ class GameService:
                         game = await self._play(game, turn, move, by_computer=True)
                         game = await self.presenter.sync(game)
                 except TableError as error:
-                    if error.key != "stale":
+                    if error.refusal is not Refusal.STALE:
                         return
                     continue  # another instance moved first: look again at the game as it is now
                 self.clock.follow(game)
@@ -483,9 +514,9 @@ class GameService:
         async with self.locked(game_id) as game:
             seat = game.doc.seat_of(user_id)
             if seat is None or game.doc.seats[seat].away == absence.KICKED:  # type: ignore[union-attr]
-                raise TableError("not_your_game")
+                raise TableError(Refusal.NOT_YOUR_GAME)
             if game.row.status is not GameStatus.PLAYING or game.match is None:
-                raise TableError("no_game")
+                raise TableError(Refusal.NO_GAME)
             await self.presenter.resend_hand(game, seat, user_id)
 
     async def refresh_hand(self, game_id: int, user_id: int) -> None:
@@ -508,11 +539,11 @@ class GameService:
         self._require_level(level)
         async with self.locked(game_id) as game:
             if game.doc.seat_of(user_id) is None:
-                raise TableError("not_your_game")
+                raise TableError(Refusal.NOT_YOUR_GAME)
             if game.row.kind != "private":
-                raise TableError("level_private_only")
+                raise TableError(Refusal.LEVEL_PRIVATE_ONLY)
             if game.row.status is not GameStatus.PLAYING or game.match is None or game.match.is_over:
-                raise TableError("no_game")
+                raise TableError(Refusal.NO_GAME)
             computers = [seat for seat in game.doc.seats if seat and seat.is_computer]
             if all(seat.level == level for seat in computers):
                 return None
@@ -577,17 +608,17 @@ class GameService:
         # A group's lobby only: a friend room waiting for its friend is entered with its secret
         # link (bot/table/rooms.py), never with a lobby button or "/start j<id>" naming its id.
         if game.row.status is not GameStatus.LOBBY or game.row.kind != "group":
-            raise TableError("lobby_closed")
+            raise TableError(Refusal.LOBBY_CLOSED)
 
     @staticmethod
     def _require_level(level: str) -> None:
         if level not in LEVELS:
-            raise TableError("unknown_level")
+            raise TableError(Refusal.UNKNOWN_LEVEL)
 
     @staticmethod
     def _require_creator(game: Game, person: Person) -> None:
         if person.user_id != game.row.creator_id:
-            raise TableError("creator_only")
+            raise TableError(Refusal.CREATOR_ONLY)
 
 
 def _dealer() -> random.Random:

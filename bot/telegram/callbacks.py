@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Annotated
 
 from aiogram.filters.callback_data import CallbackData
@@ -12,13 +13,63 @@ from pydantic import Field
 GameId = Annotated[int, Field(ge=-(2**63), le=2**63 - 1)]
 
 
+class LobbyAction(StrEnum):
+    """What a lobby button does. ``add-<level>`` seats a computer of that level; a bare ``add``
+    (keyboards from before the levels) one of the lobby's last chosen level."""
+
+    JOIN = "join"
+    LEAVE = "leave"
+    ADD = "add"
+    ADD_EASY = "add-easy"
+    ADD_MEDIUM = "add-medium"
+    ADD_HARD = "add-hard"
+    SEATS = "seats"
+    CLOCK = "clock"
+    CANCEL = "cancel"
+    START = "start"
+
+    @classmethod
+    def add(cls, level: str) -> LobbyAction:
+        """The button that seats a computer of ``level``."""
+        return cls(f"add-{level}")
+
+    @property
+    def level(self) -> str | None:
+        """The level an ``add-<level>`` button names (None for every other action, bare ``add`` too)."""
+        return self.value.removeprefix("add-") if self.value.startswith("add-") else None
+
+
+class EndCode(StrEnum):
+    """An open end in a tile button (empty: not chosen yet)."""
+
+    NONE = ""
+    LEFT = "l"
+    RIGHT = "r"
+    UP = "u"
+    DOWN = "d"
+
+
+class SoloStep(StrEnum):
+    MENU = "menu"
+    PRESET = "preset"
+    GO = "go"  # from older keyboards: deal with the preset's default opponents
+
+
+class RoomAction(StrEnum):
+    MENU = "menu"
+    BACK = "back"
+    PRESET = "preset"
+    RESET = "reset"
+    CANCEL = "cancel"
+
+
 class LobbyTap(CallbackData, prefix="lb"):
     """A lobby button: join, leave, add-easy / add-medium / add-hard (a computer of that level),
     seats (cycle the seat count), start, cancel.  A bare "add" (older keyboards) adds one of the
     lobby's last chosen level."""
 
     game: GameId
-    action: str
+    action: LobbyAction
 
 
 class TileTap(CallbackData, prefix="t"):
@@ -30,7 +81,7 @@ class TileTap(CallbackData, prefix="t"):
     game: GameId
     version: int
     tile: str  # two digits, high half first: "64"
-    end: str = ""
+    end: EndCode = EndCode.NONE
 
 
 class HandTap(CallbackData, prefix="h"):
@@ -42,7 +93,7 @@ class HandTap(CallbackData, prefix="h"):
 class SoloTap(CallbackData, prefix="s"):
     """The private menu: choose a preset (then :class:`SoloGo`); "go" is from older keyboards."""
 
-    step: str  # "menu", "preset", "go"
+    step: SoloStep
     preset: str = ""
     opponents: int = 0
 
@@ -81,7 +132,7 @@ class RoomTap(CallbackData, prefix="ro"):
     """Play with a friend: "menu" (the rule sets), "preset" (open a room with ``preset``),
     "back" (to the private menu); on the room message: "reset" (a new link), "cancel"."""
 
-    action: str
+    action: RoomAction
     preset: str = ""
     game: GameId = 0
 

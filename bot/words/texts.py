@@ -219,38 +219,6 @@ def choose_rule_set() -> str:
     return _("Choose a rule set:")
 
 
-ALERTS: dict[str, str] = {
-    "no_game": N_("This game is over or no longer exists."),
-    "stale": N_("That was an older view of the game — here is the current one."),
-    "not_your_game": N_("You are not playing in this game."),
-    "not_your_turn": N_("It is not your turn yet."),
-    "does_not_fit": N_("That tile does not fit any open end."),
-    "not_in_hand": N_("That tile is not in your hand."),
-    "forced_lead": N_("This round must be led with the marked tile."),
-    "seat_taken": N_("You are already seated."),
-    "lobby_full": N_("All seats are taken."),
-    "lobby_closed": N_("This lobby is closed."),
-    "creator_only": N_("Only the player who opened the game can do that."),
-    "need_private": N_("Open a private chat with me first, then tap Join again."),
-    "joined": N_("You are in! Your hand will come to our private chat."),
-    "left": N_("You left the lobby."),
-    "not_seated": N_("You are not seated in this game."),
-    "hand_sent": N_("Your hand is in our private chat."),
-    "game_running": N_("A game is already running in this chat."),
-    "broken": N_("Something went wrong; nothing was changed. Please try again."),
-    "choose_end": N_("This tile fits more than one end: choose one."),
-    "unknown_level": N_("There is no such computer level."),
-    "level_private_only": N_("The computer's level can be changed only in a private game against the computer."),
-    "ok": "",
-}
-
-
-def alert(key: str) -> str:
-    """The polite words for ``key`` (a :class:`~bot.table.service.TableError`'s); an unknown key is "broken"."""
-    message = ALERTS.get(key, ALERTS["broken"])
-    return _(message) if message else ""
-
-
 # --- the table's words: the board and hand captions, results (bot/display/views.py) -------------------------
 
 END_LABELS: dict[str, str] = {
@@ -513,29 +481,6 @@ def rematch_closed_line() -> str:
     return _("Rematch: no longer open (another game was started).")
 
 
-ALERTS.update(
-    {
-        "room_unknown": N_("This invitation does not exist (any more)."),
-        "room_old_link": N_("This invitation link was replaced by a newer one. Ask your friend for the new link."),
-        "room_taken": N_(
-            "Sorry, someone else has already taken this seat. Ask your friend to invite you to a new game."
-        ),
-        "room_closed": N_("This room is closed. Ask your friend for a new invitation."),
-        "room_running": N_("You are playing with a friend already; finish that game first."),
-        "room_seat_free": N_("Your friend has not opened the link yet."),
-        "room_new_link": N_("Here is a new link; the old one no longer works."),
-        "room_own_game_over": N_("That game is over. Start a new one with /start."),
-        "seat_back": N_("Here is your hand again."),
-        "rematch_not_player": N_("Only the players of this game can ask for a rematch."),
-        "rematch_closed": N_("This rematch is no longer open."),
-        "rematch_started": N_("The rematch has already started."),
-        "rematch_confirmed": N_("You are in for a rematch; waiting for the others."),
-        "rematch_again": N_("You have already confirmed; waiting for the others."),
-        "rematch_go": N_("Everyone is in: the rematch starts!"),
-    }
-)
-
-
 # --- chat settings (/settings), languages, idle games, /new while a game runs ----------------------
 
 SETTINGS_MARK = "✓"
@@ -601,15 +546,6 @@ def game_running_here(lobby: bool) -> str:
     if lobby:
         return _("A game is already open in this chat (this one): tap Join to play in it.")
     return _("A game is being played in this chat (this one); a new one can start when it is over.")
-
-
-ALERTS.update(
-    {
-        "settings_admins_only": N_("Only the chat's administrators can change the settings."),
-        "settings_same": N_("That is already the setting."),
-        "idle_closed": N_("This game was closed after seven days without a move."),
-    }
-)
 
 
 # --- the turn clock and absence: /leave, /kick, /kill (bot/model/clock.py, absence.py, bot/table/manners.py) ---
@@ -705,24 +641,6 @@ def back_private() -> str:
 
 def kicked_private(by: str) -> str:
     return _("🤖 {name} gave your seat in the game to a computer player.").format(name=escape(by))
-
-
-ALERTS.update(
-    {
-        "seat_away": N_("A computer plays your seat now. Tap “Take my seat back” in our private chat first."),
-        "take_back_over": N_("This game is over, so there is no seat to take back."),
-        "take_back_kicked": N_("Your seat was given to a computer player; it cannot be taken back."),
-        "already_back": N_("You are already playing your seat."),
-        "welcome_back": N_("Welcome back! Your seat is yours again."),
-        "already_away": N_("A computer already plays your seat."),
-        "kill_refused": N_("Only the player who opened the game or a chat administrator can end it."),
-        "kick_refused": N_(
-            "Only the player who opened the game or a chat administrator can give a seat to a computer."
-        ),
-        "kick_not_player": N_("That person is not playing in this game."),
-        "no_game_here": NO_GAME_HERE,
-    }
-)
 
 
 # --- the command menu (setMyCommands), per language and scope (bot/app.py) -------------------------

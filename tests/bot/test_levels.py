@@ -20,6 +20,7 @@ from bot.telegram.callbacks import LevelTap, LobbyTap, SoloGo
 from bot.telegram.locks import GameLocks
 from bot.telegram.people import Person
 from bot.words import texts
+from bot.words.refusals import Refusal
 from engine import Match, Rules
 from engine.players import LEVELS
 from storage import Database, GameRow, GameStatus
@@ -195,16 +196,15 @@ async def test_a_private_game_starts_at_the_chosen_level_and_changes_without_tou
 
 
 @pytest.mark.parametrize(
-    ("who", "level", "key"),
-    [(BOB, "hard", "not_your_game"), (ANN, "godlike", "unknown_level"), (ANN, "", "unknown_level")],
+    ("who", "level", "refusal"),
+    [(BOB, "hard", Refusal.NOT_YOUR_GAME), (ANN, "godlike", Refusal.UNKNOWN_LEVEL), (ANN, "", Refusal.UNKNOWN_LEVEL)],
 )
-async def test_a_level_change_is_refused(service: GameService, who: Person, level: str, key: str) -> None:
+async def test_a_level_change_is_refused(service: GameService, who: Person, level: str, refusal: Refusal) -> None:
     game = await service.open_solo(-1, ANN, "duel", 1, "medium")
     before = await _stored(service, game.id)
     with pytest.raises(TableError) as refused:
         await service.set_computer_level(game.id, who.user_id, level)
-    assert refused.value.key == key
-    assert key in texts.ALERTS
+    assert refused.value.refusal is refusal
     assert await _stored(service, game.id) == before
 
 
@@ -214,7 +214,7 @@ async def test_no_level_change_in_a_group_game_or_a_finished_one(service: GameSe
     started = await service.start(lobby.id, ANN, show=False)
     with pytest.raises(TableError) as refused:
         await service.set_computer_level(started.id, ANN.user_id, "hard")
-    assert refused.value.key == "level_private_only"
+    assert refused.value.refusal is Refusal.LEVEL_PRIVATE_ONLY
 
     game = await service.open_solo(-3, ANN, "duel", 1, "medium")
     row = await service.db.games.get(game.id)
@@ -222,7 +222,7 @@ async def test_no_level_change_in_a_group_game_or_a_finished_one(service: GameSe
     await service.db.games.save(row, status=GameStatus.FINISHED)
     with pytest.raises(TableError) as refused:
         await service.set_computer_level(game.id, ANN.user_id, "hard")
-    assert refused.value.key == "no_game"
+    assert refused.value.refusal is Refusal.NO_GAME
 
 
 async def test_the_lobby_fills_free_seats_with_the_level_chosen_last(service: GameService) -> None:
@@ -233,10 +233,10 @@ async def test_the_lobby_fills_free_seats_with_the_level_chosen_last(service: Ga
     assert lobby.doc.computer_level == "easy"
     with pytest.raises(TableError) as refused:
         await service.add_computer(lobby.id, ANN, "godlike")
-    assert refused.value.key == "unknown_level"
+    assert refused.value.refusal is Refusal.UNKNOWN_LEVEL
     with pytest.raises(TableError) as refused:
         await service.add_computer(lobby.id, BOB, "hard")
-    assert refused.value.key == "creator_only"
+    assert refused.value.refusal is Refusal.CREATOR_ONLY
     started = await service.start(lobby.id, ANN, show=False)
     seats = [(s.name, s.level) for s in started.doc.seats if s]
     assert seats == [("Ann", None), ("🤖 Hard 1", "hard"), ("🤖 Easy 2", "easy"), ("🤖 Easy 3", "easy")]

@@ -124,8 +124,9 @@ async def service(tmp_path: Path, time: Time) -> AsyncIterator[GameService]:
     clock = TurnClock(now=time.now, sleep=_never)
     presenter = cast(Presenter, RecordingPresenter(db))
     # Computers wait an hour before each move: nothing changes a game behind a test's back.
-    service = GameService(db, presenter, GameLocks(), group_delay=3600, private_delay=3600, clock=clock)
-    manners.install(service)
+    service = GameService(
+        db, presenter, GameLocks(), group_delay=3600, private_delay=3600, clock=clock, manners=manners.Manners()
+    )
     try:
         yield service
     finally:

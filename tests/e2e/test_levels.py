@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bot.words import texts
+from bot.words.refusals import Refusal
 from tests.e2e.conftest import BotProcess, Checkpoint
 from tests.e2e.fake_telegram import FakeTelegram, Message, User
 from tests.e2e.players import (
@@ -189,17 +189,17 @@ async def test_forged_level_taps_are_refused(shared_fake: FakeTelegram, shared_b
             await snap.assert_unchanged(what)
 
     forged = [
-        (bob, bob_hand, f"lv:{private}:hard", "not_your_game"),  # someone else's game
-        (ann, ann_hand, f"lv:{private}:godlike", "unknown_level"),
-        (ann, ann_hand, "sg:duel:1:godlike", "unknown_level"),  # a new game at no such level
-        (ann, ann_hand, f"lv:{private + 1000}:hard", "no_game"),
-        (ann, ann_hand, "lv:x:hard", "broken"),
-        (ann, ann_hand, f"lv:{private}", "broken"),
-        (bob, bob_hand, f"lv:{lobby.game_id}:hard", "level_private_only"),  # a group game
-        (bob, board, f"lv:{private}:hard", "level_private_only"),  # from a group chat
+        (bob, bob_hand, f"lv:{private}:hard", Refusal.NOT_YOUR_GAME),  # someone else's game
+        (ann, ann_hand, f"lv:{private}:godlike", Refusal.UNKNOWN_LEVEL),
+        (ann, ann_hand, "sg:duel:1:godlike", Refusal.UNKNOWN_LEVEL),  # a new game at no such level
+        (ann, ann_hand, f"lv:{private + 1000}:hard", Refusal.NO_GAME),
+        (ann, ann_hand, "lv:x:hard", Refusal.BROKEN),
+        (ann, ann_hand, f"lv:{private}", Refusal.BROKEN),
+        (bob, bob_hand, f"lv:{lobby.game_id}:hard", Refusal.LEVEL_PRIVATE_ONLY),  # a group game
+        (bob, board, f"lv:{private}:hard", Refusal.LEVEL_PRIVATE_ONLY),  # from a group chat
     ]
     for user, message, data, reason in forged:
-        assert await refused(fake, forge_tap(fake, user, message, data)) == texts.alert(reason), data
+        assert await refused(fake, forge_tap(fake, user, message, data)) == reason.text, data
         await unchanged(f"{user.name}'s forged {data!r}")
 
     # The level it already plays at: a short notice, not an alert, and nothing changes.

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from bot.words import texts
+from bot.words.refusals import Notice, Refusal
 from tests.e2e.conftest import BotProcess, Checkpoint, running_bot
 from tests.e2e.fake_telegram import CallbackQuery, Chat, FakeTelegram, Message, User
 from tests.e2e.players import (
@@ -145,14 +146,14 @@ async def test_an_admin_sets_the_defaults_and_new_uses_them(shared_fake: FakeTel
     # The same value again: answered, nothing to change.
     again = fake.tap(ann, message, data="cs:lang:uk")
     await fake.wait_answered(again, timeout=TURN_TIMEOUT)
-    assert answer_text(again) == texts.alert("settings_same")
+    assert answer_text(again) == Notice.SETTINGS_SAME.text
     await set_option(fake, ann, message, "cs:lang:en")  # back to English for the rest of the test
 
     # Bob is an ordinary member: a polite alert, and nothing changes.
     before = live(fake, message).shown_text, settings_buttons(live(fake, message))
     refused = fake.tap(bob, message, data="cs:preset:duel")
     await fake.wait_answered(refused, timeout=TURN_TIMEOUT)
-    assert is_alert(refused) and answer_text(refused) == texts.alert("settings_admins_only")
+    assert is_alert(refused) and answer_text(refused) == Refusal.SETTINGS_ADMINS_ONLY.text
     await settle(fake)
     assert (live(fake, message).shown_text, settings_buttons(live(fake, message))) == before
     assert stored_chat(bot, group.id) == (settings, "en")
@@ -286,7 +287,7 @@ async def test_idle_games_are_closed_and_their_buttons_say_so(tmp_path: Path) ->
             taps.append(fake.tap(user, hand, data=tile_buttons(hand.inline_keyboard)[0].data))
         for query in taps:
             await fake.wait_answered(query, timeout=TURN_TIMEOUT)
-            assert is_alert(query) and answer_text(query) == texts.alert("idle_closed"), query.answer
+            assert is_alert(query) and answer_text(query) == Refusal.IDLE_CLOSED.text, query.answer
         await settle(fake)
         after = {g.id: (g.status, g.version, g.moves) for g in bot.games()}
         assert after == before, "a tap on a closed game changed it"
