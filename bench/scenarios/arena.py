@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bot.display.views import END_CODES  # noqa: E402
+from bot.display.keyboards import END_CODES  # noqa: E402
 from bot.model.game import turn_number  # noqa: E402
 from engine import read_record, replay  # noqa: E402
 from tests.e2e.fake_telegram import FakeTelegram  # noqa: E402

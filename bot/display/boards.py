@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.display import views
+from bot.display import captions, keyboards
 from bot.display.pictures import Photo, PictureMaker
 from bot.model.game import Game, load_game, remember, turn_number
 from bot.telegram.locks import GameLocks
@@ -83,8 +83,8 @@ class BoardPainter:
         assert match is not None
         async with self.languages.speaking_to(game.row.chat_id):
             picture = await self.pictures.table(match.table(), game.doc.names())
-            caption = views.board_caption(game, match)
-            markup = None if match.is_over else views.board_markup(game)
+            caption = captions.board_caption(game, match)
+            markup = None if match.is_over else keyboards.board_markup(game)
         # Sent under the game's lock, where results are posted: a board of a round whose result
         # is already out is not sent after it (the newer round's board is waiting instead).
         async with self.locks(game.id):

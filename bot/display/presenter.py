@@ -13,7 +13,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
-from bot.display import views
+from bot.display import captions, keyboards
 from bot.display.boards import BoardPainter
 from bot.display.pictures import Photo, PictureMaker
 from bot.model import absence, rematch_request, scores
@@ -95,7 +95,7 @@ class Presenter:
             for chat_id in self._result_chats(game):
                 async with self.languages.speaking_to(chat_id):
                     names = tuple(doc.names())
-                    caption = scores.with_ratings(views.result_caption(game, match, round_index), scored)
+                    caption = scores.with_ratings(captions.result_caption(game, match, round_index), scored)
                     markup = rematch_request.markup(game.id, doc, request) if offer else None
                 if names not in pictures:
                     pictures[names] = await self.pictures.result(state, list(names))
@@ -177,7 +177,7 @@ class Presenter:
                     game, match, seat, chat, current, key if my_turn else round_prefix + "waiting"
                 )
             if game.row.kind == "private":  # a friend room's hands work as a group game's, without the board
-                caption, markup = views.hand_caption(game, match, seat), views.hand_markup(game, match, seat)
+                caption, markup = captions.hand_caption(game, match, seat), keyboards.hand_markup(game, match, seat)
                 if current.turn_key == key and redraw:  # the picture is as it was: only the buttons change
                     shown = await self.outbox.edit_caption(chat, current.message_id, caption, markup)
                 else:
@@ -190,7 +190,7 @@ class Presenter:
                 return await self._send_hand(game, match, seat, chat, current, key)
             if current.turn_key == key:
                 if redraw:  # a "back" from the choice of ends: the tiles again
-                    markup = views.hand_markup(game, match, seat)
+                    markup = keyboards.hand_markup(game, match, seat)
                     await self.outbox.edit_markup(chat, current.message_id, markup)
                 return None
             frozen = round_prefix + ("over" if match.is_over else "waiting")
@@ -200,7 +200,7 @@ class Presenter:
                 # The turn is back in a few computer moves, when this message is replaced anyway;
                 # the tap's answer has said the move is made. Freezing it would cost an edit a move.
                 return None
-            caption = views.hand_caption(game, match, seat)
+            caption = captions.hand_caption(game, match, seat)
             await self.outbox.edit_caption(chat, current.message_id, caption, None)
             return HandMessage(current.message_id, frozen)
         except Unreachable:
@@ -214,7 +214,7 @@ class Presenter:
         self, game: Game, match: Match, seat: int, chat: int, current: HandMessage | None, key: str
     ) -> HandMessage | None:
         picture = await self.pictures.private(match, seat, game.doc.names())
-        caption, markup = views.hand_caption(game, match, seat), views.hand_markup(game, match, seat)
+        caption, markup = captions.hand_caption(game, match, seat), keyboards.hand_markup(game, match, seat)
         my_turn = absence.to_move(game.doc, match, seat)
         message_id = await self.outbox.send_photo(chat, *picture, caption, markup, notify=my_turn)
         if message_id is None:

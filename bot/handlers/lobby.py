@@ -8,7 +8,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 from aiogram.utils.deep_linking import create_start_link
 
-from bot.display import views
+from bot.display import captions, keyboards
 from bot.handlers.settings import point_to_game
 from bot.handlers.start import JOIN_PREFIX
 from bot.model import chat_defaults
@@ -62,7 +62,7 @@ async def new_game(
     # A group speaks the language of whoever opened its first game, until /settings says otherwise.
     await languages.adopt(message.chat.id, message.chat.type, language)
     await rematch.cancel_pending(service, message.chat.id, game.id)  # a new game: the rematch is off
-    sent = await message.answer(views.lobby_text(game), reply_markup=views.lobby_markup(game))
+    sent = await message.answer(captions.lobby_text(game), reply_markup=keyboards.lobby_markup(game))
     await service.set_lobby_message(game, sent.message_id)
     if not person.private_ok:
         link = await create_start_link(message.bot, f"{JOIN_PREFIX}{game.id}")  # type: ignore[arg-type]
@@ -71,7 +71,7 @@ async def new_game(
 
 @router.message(Command("new"), F.chat.type == ChatType.PRIVATE)
 async def new_in_private(message: Message) -> None:
-    await message.answer(texts.menu_prompt(), reply_markup=views.solo_menu_markup())
+    await message.answer(texts.menu_prompt(), reply_markup=keyboards.solo_menu_markup())
 
 
 @router.message(Command("join"), GROUPS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from aiogram import Router
 from aiogram.types import CallbackQuery
 
-from bot.display import views
+from bot.display import keyboards
 from bot.table.service import GameService, TableError
 from bot.telegram.callbacks import EndCode, HandTap, TileTap
 from bot.telegram.outbox import Outbox
@@ -34,7 +34,7 @@ async def tile_tap(query: CallbackQuery, callback_data: TileTap, service: GameSe
         await service.refresh_hand(game_id, user_id)
         return
     tile = _tile(callback_data.tile)
-    end = views.CODE_ENDS.get(callback_data.end)
+    end = keyboards.CODE_ENDS.get(callback_data.end)
     if tile is None:
         await query.answer(Refusal.BROKEN.text, show_alert=True)
         return
@@ -49,7 +49,7 @@ async def tile_tap(query: CallbackQuery, callback_data: TileTap, service: GameSe
         await query.answer(Notice.CHOOSE_END.text)
         match = outcome.game.match
         if query.message is not None and match is not None and outcome.tile is not None:
-            markup = views.end_choice_markup(outcome.game, match, outcome.tile, list(outcome.choose_ends))  # type: ignore[arg-type]
+            markup = keyboards.end_choice_markup(outcome.game, match, outcome.tile, list(outcome.choose_ends))  # type: ignore[arg-type]
             await outbox.edit_markup(query.message.chat.id, query.message.message_id, markup)
         return
     # Through the outbox, which never raises: a tap that waited too long cannot be answered, and

@@ -11,7 +11,7 @@ from aiogram.filters import CommandObject, CommandStart
 from aiogram.types import CallbackQuery, Message
 from aiogram.utils.deep_linking import create_start_link
 
-from bot.display import views
+from bot.display import keyboards
 from bot.model.game import Game
 from bot.table import rematch, rooms
 from bot.table.service import GameService, TableError
@@ -75,7 +75,7 @@ async def room_tap(
             await outbox.edit_text(chat_id, message_id, texts.friend_prompt(), rooms.presets_markup())
         elif action is RoomAction.BACK:
             await query.answer()
-            await outbox.edit_text(chat_id, message_id, texts.menu_prompt(), views.solo_menu_markup())
+            await outbox.edit_text(chat_id, message_id, texts.menu_prompt(), keyboards.solo_menu_markup())
         elif action is RoomAction.PRESET:
             if callback_data.preset not in rooms.presets():
                 raise TableError(Refusal.BROKEN)

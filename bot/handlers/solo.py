@@ -6,7 +6,7 @@ from __future__ import annotations
 from aiogram import Router
 from aiogram.types import CallbackQuery
 
-from bot.display import views
+from bot.display import keyboards
 from bot.model.game import DEFAULT_LEVEL
 from bot.table import rematch
 from bot.table.service import GameService, TableError
@@ -31,7 +31,7 @@ async def solo_tap(
         return
     if callback_data.step is SoloStep.MENU:
         await query.answer()
-        await outbox.send_text(message.chat.id, texts.choose_rule_set(), views.solo_menu_markup())
+        await outbox.send_text(message.chat.id, texts.choose_rule_set(), keyboards.solo_menu_markup())
         return
     preset = callback_data.preset
     if preset not in texts.PRESET_TITLES:
@@ -40,7 +40,7 @@ async def solo_tap(
     if callback_data.step is SoloStep.PRESET:
         await query.answer()
         text = texts.opponents_prompt(preset)
-        await outbox.edit_text(message.chat.id, message.message_id, text, views.opponents_markup(preset))
+        await outbox.edit_text(message.chat.id, message.message_id, text, keyboards.opponents_markup(preset))
         return
     if callback_data.step is SoloStep.GO:
         await query.answer()

@@ -7,7 +7,7 @@ from aiogram.enums import ChatType
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, Message
 
-from bot.display import views
+from bot.display import keyboards
 from bot.table.lobbies import refresh_lobby
 from bot.table.service import GameService, TableError
 from bot.telegram.callbacks import RulesTap
@@ -41,7 +41,7 @@ async def start_with_payload(message: Message, command: CommandObject, person: P
 
 @router.message(CommandStart(), F.chat.type == ChatType.PRIVATE)
 async def start(message: Message, person: Person) -> None:
-    await message.answer(texts.greeting(person.name), reply_markup=views.solo_menu_markup())
+    await message.answer(texts.greeting(person.name), reply_markup=keyboards.solo_menu_markup())
 
 
 @router.message(Command("help"))
@@ -55,7 +55,7 @@ async def rules_command(message: Message, command: CommandObject) -> None:
     if word and word not in texts.PRESET_TITLES:
         await message.answer(texts.unknown_preset(word, "rules"))
         return
-    await message.answer(texts.rules_text(word or None), reply_markup=None if word else views.rules_markup())
+    await message.answer(texts.rules_text(word or None), reply_markup=None if word else keyboards.rules_markup())
 
 
 @router.callback_query(RulesTap.filter())

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.display import views
+from bot.display import captions, keyboards
 from bot.model.game import Game
 from bot.table.service import GameService
 from bot.words import texts
@@ -21,7 +21,7 @@ async def refresh_lobby(service: GameService, game: Game) -> None:
 async def _show_lobby(service: GameService, game: Game, message_id: int) -> None:
     outbox = service.presenter.outbox
     if game.row.status is GameStatus.LOBBY:
-        await outbox.edit_text(game.row.chat_id, message_id, views.lobby_text(game), views.lobby_markup(game))
+        await outbox.edit_text(game.row.chat_id, message_id, captions.lobby_text(game), keyboards.lobby_markup(game))
     elif game.row.status is GameStatus.CANCELLED:
         await outbox.edit_text(game.row.chat_id, message_id, texts.lobby_closed(texts.game_cancelled()))
     elif game.row.status is GameStatus.CLOSED:

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 
-from bot.display import views
+from bot.display import captions, keyboards
 from bot.model import absence, scores
 from bot.model.clock import CLOCKED_KINDS, clock_seconds, next_clock, person_to_move
 from bot.model.game import Game, turn_number
@@ -299,7 +299,7 @@ async def _freeze_hands(service: GameService, game: Game) -> None:
         if info is None or info.user_id is None or info.away == absence.BLOCKED:
             continue
         async with service.presenter.languages.speaking_to(info.user_id):
-            caption = views.hand_caption(game, match, seat)
+            caption = captions.hand_caption(game, match, seat)
         try:
             await outbox.edit_caption(info.user_id, hand.message_id, caption, None)
         except Unreachable:
@@ -312,7 +312,7 @@ async def _tell_person(
     """Sends ``words()``, built in the person's language."""
     async with service.presenter.languages.speaking_to(user_id):
         text = words()
-        markup = views.take_back_markup(game.id) if take_back else None
+        markup = keyboards.take_back_markup(game.id) if take_back else None
     try:
         await service.presenter.outbox.send_text(user_id, text, markup)
     except Unreachable:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, replace
 
-from bot.display import views
+from bot.display import captions
 from bot.model import rematch_request, scores
 from bot.model.game import Game, load_game
 from bot.model.rematch_request import CANCELLED, STARTED, RematchRequest
@@ -95,7 +95,7 @@ async def show(service: GameService, game: Game) -> None:
     scored = await service.db.results.get(game.id)
     for chat_id, message_id in request.messages:
         async with service.presenter.languages.speaking_to(chat_id):
-            base = scores.with_ratings(views.result_caption(game, match, len(match.rounds) - 1), scored)
+            base = scores.with_ratings(captions.result_caption(game, match, len(match.rounds) - 1), scored)
             caption = rematch_request.caption(base, game.doc, request)
             markup = rematch_request.markup(game.id, game.doc, request)
         try:

@@ -13,7 +13,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
-from bot.display import views
+from bot.display import captions, keyboards
 from bot.model.game import load_game
 from bot.table.service import GameService
 from storage import GameStatus
@@ -48,7 +48,7 @@ async def move_chat(service: GameService, old: int, new: int) -> bool:
         return True
     if game.row.status is GameStatus.LOBBY:
         async with service.presenter.languages.speaking_to(new):
-            text, markup = views.lobby_text(game), views.lobby_markup(game)
+            text, markup = captions.lobby_text(game), keyboards.lobby_markup(game)
         sent = await service.presenter.outbox.send_text(new, text, markup)
         if sent is not None:
             await service.set_lobby_message(game, sent)

@@ -219,7 +219,7 @@ def choose_rule_set() -> str:
     return _("Choose a rule set:")
 
 
-# --- the table's words: the board and hand captions, results (bot/display/views.py) -------------------------
+# --- the table's words: the board and hand captions, results (bot/display/captions.py) -------------------------
 
 END_LABELS: dict[str, str] = {
     "left": N_("⬅ left"),

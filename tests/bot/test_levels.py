@@ -12,7 +12,7 @@ import pytest
 import pytest_asyncio
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.display import views
+from bot.display import captions, keyboards
 from bot.display.presenter import Presenter
 from bot.model.game import DEFAULT_LEVEL, Game, Seat, TableDoc, record_of, remember
 from bot.table.service import GameService, TableError, computer_name, solo_computer_name, with_computer_level
@@ -58,9 +58,9 @@ def test_the_lobby_offers_a_computer_of_each_level_and_names_the_fill_level() ->
     seats = (Seat("Ann", user_id=7), Seat(computer_name(1, "easy"), level="easy"), None)
     game = _game("group", None, seats)
     game = replace(game, doc=replace(game.doc, computer_level="hard"))
-    actions = [LobbyTap.unpack(data).action for _, data in _buttons(views.lobby_markup(game))]
+    actions = [LobbyTap.unpack(data).action for _, data in _buttons(keyboards.lobby_markup(game))]
     assert [a for a in actions if a.startswith("add")] == ["add-easy", "add-medium", "add-hard"]
-    text = views.lobby_text(game)
+    text = captions.lobby_text(game)
     assert "🤖 Easy 1" in text
     assert "free seats get 🤖 Hard computer players" in text
 
@@ -69,12 +69,12 @@ def test_one_tap_in_the_private_menu_chooses_opponents_and_level() -> None:
     for preset in ("draw", "duel"):
         rules = Rules.preset(preset)
         choices = [
-            SoloGo.unpack(data) for _, data in _buttons(views.opponents_markup(preset)) if data.startswith("sg:")
+            SoloGo.unpack(data) for _, data in _buttons(keyboards.opponents_markup(preset)) if data.startswith("sg:")
         ]
         expected = {(n, level) for n in range(max(1, rules.min_seats - 1), rules.max_seats) for level in LEVELS}
         assert {(c.opponents, c.level) for c in choices} == expected
         assert all(c.preset == preset for c in choices)
-    labels = [text for text, data in _buttons(views.opponents_markup("duel")) if data.startswith("sg:")]
+    labels = [text for text, data in _buttons(keyboards.opponents_markup("duel")) if data.startswith("sg:")]
     assert labels == ["🤖 Easy", "🤖 Medium", "🤖 Hard"]
     assert "How strong" in texts.opponents_prompt("duel")
     assert "How many" in texts.opponents_prompt("draw")
@@ -83,19 +83,19 @@ def test_one_tap_in_the_private_menu_chooses_opponents_and_level() -> None:
 def test_the_level_row_ticks_the_current_level_under_a_running_private_game() -> None:
     match = Match.new(Rules.preset("draw"), 3, random.Random(3))
     game = _game("private", match, _solo_seats("hard"))
-    (row,) = views.level_rows(game, match)
+    (row,) = keyboards.level_rows(game, match)
     assert [b.text for b in row] == ["🤖 Easy", "🤖 Medium", "🤖 Hard ✓"]
     assert [LevelTap.unpack(b.callback_data or "") for b in row] == [
         LevelTap(game=HUGE, level=level) for level in LEVELS
     ]
     # It is the last row of the hand's keyboard, below the tiles.
-    assert views.hand_markup(game, match, 0).inline_keyboard[-1] == row
+    assert keyboards.hand_markup(game, match, 0).inline_keyboard[-1] == row
 
 
 def test_no_level_row_in_a_group_game() -> None:
     match = Match.new(Rules.preset("draw"), 2, random.Random(3))
     seats = (Seat("Ann", user_id=7), Seat(computer_name(1, "easy"), level="easy"))
-    assert views.level_rows(_game("group", match, seats), match) == []
+    assert keyboards.level_rows(_game("group", match, seats), match) == []
 
 
 def test_no_level_row_once_the_game_is_over() -> None:
@@ -104,8 +104,8 @@ def test_no_level_row_once_the_game_is_over() -> None:
     while not match.is_over:
         match = match.apply(rng.choice(match.round.legal_moves()))
     game = _game("private", match, _solo_seats("easy", opponents=1))
-    assert views.level_rows(game, match) == []
-    assert [text for text, _ in _buttons(views.hand_markup(game, match, 0))][-1] == "Play again"
+    assert keyboards.level_rows(game, match) == []
+    assert [text for text, _ in _buttons(keyboards.hand_markup(game, match, 0))][-1] == "Play again"
 
 
 def test_a_new_level_changes_only_the_computer_seats() -> None:

@@ -18,7 +18,7 @@ import pytest
 import pytest_asyncio
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.display import views
+from bot.display import captions, keyboards
 from bot.display.presenter import Presenter
 from bot.model import absence
 from bot.model.clock import TurnClock
@@ -305,8 +305,8 @@ async def test_a_kicked_person_cannot_take_the_seat_back_and_a_killed_game_refus
     game = await _fresh(service, game.id)
     assert game.row.status is GameStatus.CANCELLED and game.doc.killed
     assert game.doc.deadline is None and service.clock.armed(game.id) is None
-    assert views.board_markup(game) is None
-    assert texts.killed_line() in views.board_caption(game, _match(game))
+    assert keyboards.board_markup(game) is None
+    assert texts.killed_line() in captions.board_caption(game, _match(game))
     boards = cast(RecordingBoards, service.presenter.boards)
     assert boards.requested[-1].doc.killed
     assert outbox(service).to(GROUP)[-1].text == texts.killed_notice("Ann")
@@ -326,7 +326,7 @@ async def test_kill_and_kick_in_a_lobby(service: GameService) -> None:
 
 async def test_the_lobby_clock_button(service: GameService) -> None:
     game = await service.open_lobby(GROUP, ANN, "draw", seats=2)
-    assert "⏱ 60 s per move" in [b.text for row in views.lobby_markup(game).inline_keyboard for b in row]
+    assert "⏱ 60 s per move" in [b.text for row in keyboards.lobby_markup(game).inline_keyboard for b in row]
     seen = []
     for _ in range(4):
         game = await manners.cycle_clock(service, game.id, ANN)

@@ -6,7 +6,7 @@ import dataclasses
 import random
 import re
 
-from bot.display import views
+from bot.display import captions
 from bot.model import rematch_request
 from bot.model.game import GAME_STATE_FIELDS, Game, HandMessage, Seat, TableDoc
 from bot.model.rematch_request import CANCELLED, OPEN, STARTED, RematchRequest
@@ -86,7 +86,7 @@ def test_rematch_caption_and_buttons_for_every_state() -> None:
         match = _finished(preset, seats)
         doc = _doc(seats)
         row = GameRow(2**40, -(10**13), "group", GameStatus.FINISHED, preset, 10**12, 1, {}, 0.0, 0.0)
-        base = views.result_caption(Game(row, doc, match), match, len(match.rounds) - 1)
+        base = captions.result_caption(Game(row, doc, match), match, len(match.rounds) - 1)
         people = [user for user, _ in rematch_request.people(doc)]
         for request in (
             RematchRequest(),

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bot.display import views
+from bot.display import captions, keyboards
 from bot.model.game import Game, Seat, TableDoc, turn_number
 from bot.table.service import short_name
 from bot.telegram.callbacks import HandTap, LobbyTap, SoloTap, TileTap
@@ -54,16 +54,16 @@ def test_captions_and_keyboards_stay_within_limits(preset: str) -> None:
     for seats in range(rules.min_seats, rules.max_seats + 1):
         for match in _played_out(preset, seats, seed=seats):
             game = _game(match)
-            assert len(views.board_caption(game, match)) <= 1024
+            assert len(captions.board_caption(game, match)) <= 1024
             for seat in range(seats):
-                assert len(views.hand_caption(game, match, seat)) <= 1024
-                markup = views.hand_markup(game, match, seat)
+                assert len(captions.hand_caption(game, match, seat)) <= 1024
+                markup = keyboards.hand_markup(game, match, seat)
                 for row in markup.inline_keyboard:
                     for button in row:
                         assert button.callback_data and len(button.callback_data.encode()) <= 64
             for index, state in enumerate(match.rounds):
                 if state.is_over:
-                    assert len(views.result_caption(game, match, index)) <= 1024
+                    assert len(captions.result_caption(game, match, index)) <= 1024
 
 
 def test_only_the_seat_to_play_sees_marked_tiles() -> None:
@@ -71,7 +71,7 @@ def test_only_the_seat_to_play_sees_marked_tiles() -> None:
     game = _game(match)
     turn = match.round.turn
     for seat in range(3):
-        labels = [b.text for row in views.hand_markup(game, match, seat).inline_keyboard for b in row]
+        labels = [b.text for row in keyboards.hand_markup(game, match, seat).inline_keyboard for b in row]
         marked = [label for label in labels if label.startswith(("🟢", "⭐"))]
         assert bool(marked) == (seat == turn)
 
@@ -79,7 +79,7 @@ def test_only_the_seat_to_play_sees_marked_tiles() -> None:
 def test_tile_buttons_carry_the_turn_number() -> None:
     match = _played_out("block", 2, seed=1)[3]
     game = _game(match)
-    data = views.hand_markup(game, match, match.round.turn).inline_keyboard[0][0].callback_data
+    data = keyboards.hand_markup(game, match, match.round.turn).inline_keyboard[0][0].callback_data
     assert data is not None
     assert TileTap.unpack(data).version == turn_number(match)
 

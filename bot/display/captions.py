@@ -1,0 +1,129 @@
+"""The words of a game's messages: the lobby text, the board's and a hand's captions, a round's result."""
+
+from __future__ import annotations
+
+from bot.model import absence
+from bot.model.clock import clock_seconds
+from bot.model.game import Game
+from bot.words import texts
+from engine import Match, Rules
+
+
+def lobby_text(game: Game) -> str:
+    rules = Rules.preset(game.row.preset)
+    creator = next((s.name for s in game.doc.seats if s and s.user_id == game.row.creator_id), None)
+    names = [s.shown_name if s else None for s in game.doc.seats]
+    return texts.lobby_text(
+        game.row.preset, rules, names, creator or texts.someone(), fill_level=game.doc.computer_level
+    )
+
+
+def status_lines(game: Game, match: Match) -> list[str]:
+    """Whose turn, tiles per seat, boneyard, scores and the last actions: shared by every caption.
+
+    Read from the round's public :class:`engine.Table` only (drawn tiles left out), never from
+    its hands: a caption goes to the group and to every seat alike."""
+    names = game.doc.names()
+    state = match.table()
+    rules = match.rules
+    target = match.target
+    title = f"<b>{texts.preset_title(rules.id)}</b>"
+    if rules.is_match:
+        title = texts.match_title(rules.id, len(match.rounds), target)
+    lines = [title]
+    if game.doc.killed:
+        lines.append(texts.killed_line())
+    elif state.end is not None:
+        lines.append(texts.round_over())
+    else:
+        lines.append(texts.to_play(names[state.turn]) + _clock_suffix(game, match))
+    counts = " · ".join(f"{texts.escape(names[i])} {size}" for i, size in enumerate(state.hand_sizes))
+    if rules.draws:
+        counts += " · " + texts.boneyard_count(state.boneyard_count)
+    lines.append(counts)
+    away = absence.away_names(game.doc)
+    if away and not match.is_over:
+        lines.append(texts.away_line(away))
+    if rules.is_match or rules.in_play.value != "none":
+        lines.append(texts.score_line(" · ".join(f"{texts.escape(names[i])} {s}" for i, s in enumerate(state.scores))))
+    recent = texts.describe_events(list(state.history[-8:]), names)[-3:]
+    if recent:
+        lines.append(". ".join(recent) + ".")
+    return lines
+
+
+def board_caption(game: Game, match: Match) -> str:
+    return _fit("\n".join(status_lines(game, match)))
+
+
+def _clock_suffix(game: Game, match: Match) -> str:
+    """ " · ⏱ 60 s per move" while a person (not away) is to play under a clock."""
+    seconds = clock_seconds(game.doc, game.row.kind)
+    if seconds <= 0 or not absence.to_move(game.doc, match, match.round.turn):
+        return ""
+    seat = game.doc.seats[match.round.turn]
+    return texts.clock_suffix(seconds) if seat is not None and seat.user_id is not None else ""
+
+
+def hand_caption(game: Game, match: Match, seat: int) -> str:
+    lines = status_lines(game, match)
+    if game.doc.killed:
+        return _fit("\n".join(lines))
+    if absence.to_move(game.doc, match, seat):
+        lines[1] = texts.your_turn()
+        seconds = clock_seconds(game.doc, game.row.kind)
+        if seconds > 0:
+            lines[1] += " " + texts.your_clock(seconds)
+    elif not absence.present(game.doc, seat) and not match.is_over:
+        lines.insert(2, texts.hand_away_line())
+    return _fit("\n".join(lines))
+
+
+def result_caption(game: Game, match: Match, round_index: int) -> str:
+    names = game.doc.names()
+    state = match.rounds[round_index]
+    outcome = state.outcome()
+    assert outcome is not None
+    rules = match.rules
+    how = texts.domino() if outcome.end.value == "domino" else texts.fish()
+    if not outcome.winners:
+        verdict = texts.draw_verdict() if rules.fish_tie.value == "draw" else texts.lowest_tie_verdict()
+    elif len(outcome.winners) > 1:
+        verdict = texts.shared_win([names[w] for w in outcome.winners])
+    else:
+        winner = outcome.winners[0]
+        verdict = texts.round_winner(names[winner], outcome.points[winner])
+    lines = [texts.round_heading(round_index + 1, how), verdict]
+    for seat, hand in enumerate(state.hands):
+        tiles = " ".join(texts.tile_text(t) for t in hand) or "—"
+        lines.append(texts.hand_left(names[seat], tiles, outcome.pips[seat]))
+    is_last = round_index == len(match.rounds) - 1
+    if rules.is_match:
+        totals = _totals_after(match, round_index)
+        lines.append(texts.score_line(" · ".join(f"{texts.escape(names[i])} {s}" for i, s in enumerate(totals))))
+    if is_last and match.is_over:
+        champion = match.winner
+        if champion is None:
+            lines.append(texts.game_over())
+        else:
+            lines.append(texts.game_winner(names[champion]))
+    return _fit("\n".join(lines))
+
+
+def _totals_after(match: Match, round_index: int) -> list[int]:
+    totals = [0] * match.seats
+    for state in match.rounds[: round_index + 1]:
+        outcome = state.outcome()
+        if outcome is None:
+            continue
+        for seat in range(match.seats):
+            totals[seat] += outcome.fives[seat] + outcome.points[seat]
+    return totals
+
+
+def _fit(caption: str, limit: int = 1024) -> str:
+    """Within Telegram's caption limit, dropping whole lines from the end so no HTML tag is cut."""
+    lines = caption.split("\n")
+    while len("\n".join(lines)) > limit and len(lines) > 1:
+        lines.pop()
+    return "\n".join(lines)[:limit]
