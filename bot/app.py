@@ -49,7 +49,7 @@ from bot.telegram.middlewares import InFlight, PeopleMiddleware
 from bot.telegram.outbox import Outbox
 from bot.telegram.pacing import Pacer, PacingMiddleware, SharedPacer
 from bot.telegram.session import OneWriteSession
-from bot.words import texts
+from bot.words import command_texts
 from bot.words.i18n import LANGUAGES, _, speaking
 from bot.words.languages import LanguageMiddleware, Languages
 from storage import Database
@@ -82,8 +82,8 @@ def keep_response_models() -> list[object]:
 async def set_command_menus(bot: Bot) -> None:
     """The command menu of group chats and of private chats, in each language (English for everyone else)."""
     scopes = (
-        (texts.GROUP_COMMANDS, BotCommandScopeAllGroupChats()),
-        (texts.PRIVATE_COMMANDS, BotCommandScopeAllPrivateChats()),
+        (command_texts.GROUP_COMMANDS, BotCommandScopeAllGroupChats()),
+        (command_texts.PRIVATE_COMMANDS, BotCommandScopeAllPrivateChats()),
     )
     for language in LANGUAGES:
         with speaking(language):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.model import absence
 from bot.model.clock import clock_seconds
 from bot.model.game import Game
-from bot.words import texts
+from bot.words import manners_texts, table_texts, texts
 from engine import Match, Rules
 
 
@@ -14,7 +14,7 @@ def lobby_text(game: Game) -> str:
     creator = next((s.name for s in game.doc.seats if s and s.user_id == game.row.creator_id), None)
     names = [s.shown_name if s else None for s in game.doc.seats]
     return texts.lobby_text(
-        game.row.preset, rules, names, creator or texts.someone(), fill_level=game.doc.computer_level
+        game.row.preset, rules, names, creator or table_texts.someone(), fill_level=game.doc.computer_level
     )
 
 
@@ -29,24 +29,26 @@ def status_lines(game: Game, match: Match) -> list[str]:
     target = match.target
     title = f"<b>{texts.preset_title(rules.id)}</b>"
     if rules.is_match:
-        title = texts.match_title(rules.id, len(match.rounds), target)
+        title = table_texts.match_title(rules.id, len(match.rounds), target)
     lines = [title]
     if game.doc.killed:
-        lines.append(texts.killed_line())
+        lines.append(manners_texts.killed_line())
     elif state.end is not None:
-        lines.append(texts.round_over())
+        lines.append(table_texts.round_over())
     else:
-        lines.append(texts.to_play(names[state.turn]) + _clock_suffix(game, match))
+        lines.append(table_texts.to_play(names[state.turn]) + _clock_suffix(game, match))
     counts = " · ".join(f"{texts.escape(names[i])} {size}" for i, size in enumerate(state.hand_sizes))
     if rules.draws:
-        counts += " · " + texts.boneyard_count(state.boneyard_count)
+        counts += " · " + table_texts.boneyard_count(state.boneyard_count)
     lines.append(counts)
     away = absence.away_names(game.doc)
     if away and not match.is_over:
-        lines.append(texts.away_line(away))
+        lines.append(manners_texts.away_line(away))
     if rules.is_match or rules.in_play.value != "none":
-        lines.append(texts.score_line(" · ".join(f"{texts.escape(names[i])} {s}" for i, s in enumerate(state.scores))))
-    recent = texts.describe_events(list(state.history[-8:]), names)[-3:]
+        lines.append(
+            table_texts.score_line(" · ".join(f"{texts.escape(names[i])} {s}" for i, s in enumerate(state.scores)))
+        )
+    recent = table_texts.describe_events(list(state.history[-8:]), names)[-3:]
     if recent:
         lines.append(". ".join(recent) + ".")
     return lines
@@ -62,7 +64,7 @@ def _clock_suffix(game: Game, match: Match) -> str:
     if seconds <= 0 or not absence.to_move(game.doc, match, match.round.turn):
         return ""
     seat = game.doc.seats[match.round.turn]
-    return texts.clock_suffix(seconds) if seat is not None and seat.user_id is not None else ""
+    return manners_texts.clock_suffix(seconds) if seat is not None and seat.user_id is not None else ""
 
 
 def hand_caption(game: Game, match: Match, seat: int) -> str:
@@ -70,12 +72,12 @@ def hand_caption(game: Game, match: Match, seat: int) -> str:
     if game.doc.killed:
         return _fit("\n".join(lines))
     if absence.to_move(game.doc, match, seat):
-        lines[1] = texts.your_turn()
+        lines[1] = table_texts.your_turn()
         seconds = clock_seconds(game.doc, game.row.kind)
         if seconds > 0:
-            lines[1] += " " + texts.your_clock(seconds)
+            lines[1] += " " + manners_texts.your_clock(seconds)
     elif not absence.present(game.doc, seat) and not match.is_over:
-        lines.insert(2, texts.hand_away_line())
+        lines.insert(2, manners_texts.hand_away_line())
     return _fit("\n".join(lines))
 
 
@@ -85,28 +87,28 @@ def result_caption(game: Game, match: Match, round_index: int) -> str:
     outcome = state.outcome()
     assert outcome is not None
     rules = match.rules
-    how = texts.domino() if outcome.end.value == "domino" else texts.fish()
+    how = table_texts.domino() if outcome.end.value == "domino" else table_texts.fish()
     if not outcome.winners:
-        verdict = texts.draw_verdict() if rules.fish_tie.value == "draw" else texts.lowest_tie_verdict()
+        verdict = table_texts.draw_verdict() if rules.fish_tie.value == "draw" else table_texts.lowest_tie_verdict()
     elif len(outcome.winners) > 1:
-        verdict = texts.shared_win([names[w] for w in outcome.winners])
+        verdict = table_texts.shared_win([names[w] for w in outcome.winners])
     else:
         winner = outcome.winners[0]
-        verdict = texts.round_winner(names[winner], outcome.points[winner])
-    lines = [texts.round_heading(round_index + 1, how), verdict]
+        verdict = table_texts.round_winner(names[winner], outcome.points[winner])
+    lines = [table_texts.round_heading(round_index + 1, how), verdict]
     for seat, hand in enumerate(state.hands):
         tiles = " ".join(texts.tile_text(t) for t in hand) or "—"
-        lines.append(texts.hand_left(names[seat], tiles, outcome.pips[seat]))
+        lines.append(table_texts.hand_left(names[seat], tiles, outcome.pips[seat]))
     is_last = round_index == len(match.rounds) - 1
     if rules.is_match:
         totals = _totals_after(match, round_index)
-        lines.append(texts.score_line(" · ".join(f"{texts.escape(names[i])} {s}" for i, s in enumerate(totals))))
+        lines.append(table_texts.score_line(" · ".join(f"{texts.escape(names[i])} {s}" for i, s in enumerate(totals))))
     if is_last and match.is_over:
         champion = match.winner
         if champion is None:
-            lines.append(texts.game_over())
+            lines.append(table_texts.game_over())
         else:
-            lines.append(texts.game_winner(names[champion]))
+            lines.append(table_texts.game_winner(names[champion]))
     return _fit("\n".join(lines))
 
 

@@ -23,7 +23,7 @@ from bot.telegram.callbacks import (
     SoloTap,
     TileTap,
 )
-from bot.words import texts
+from bot.words import manners_texts, room_texts, table_texts, texts
 from engine import ENDS, End, Match, Rules, Tile
 from engine.players import LEVELS
 
@@ -47,13 +47,19 @@ def lobby_markup(game: Game) -> InlineKeyboardMarkup:
     seats = len(game.doc.seats)
     return InlineKeyboardMarkup(
         inline_keyboard=[
-            [button(texts.join_button(), LobbyAction.JOIN), button(texts.leave_button(), LobbyAction.LEAVE)],
+            [
+                button(table_texts.join_button(), LobbyAction.JOIN),
+                button(table_texts.leave_button(), LobbyAction.LEAVE),
+            ],
             [button(f"+🤖 {texts.level_title(level)}", LobbyAction.add(level)) for level in LEVELS],
             [
-                button(texts.lobby_seats_button(seats), LobbyAction.SEATS),
-                button(texts.lobby_clock_button(clock_seconds(game.doc, "group")), LobbyAction.CLOCK),
+                button(table_texts.lobby_seats_button(seats), LobbyAction.SEATS),
+                button(manners_texts.lobby_clock_button(clock_seconds(game.doc, "group")), LobbyAction.CLOCK),
             ],
-            [button(texts.start_button(), LobbyAction.START), button(texts.cancel_button(), LobbyAction.CANCEL)],
+            [
+                button(table_texts.start_button(), LobbyAction.START),
+                button(table_texts.cancel_button(), LobbyAction.CANCEL),
+            ],
         ]
     )
 
@@ -63,7 +69,7 @@ def board_markup(game: Game) -> InlineKeyboardMarkup | None:
         return None
     return InlineKeyboardMarkup(
         inline_keyboard=[
-            [InlineKeyboardButton(text=texts.my_hand_button(), callback_data=HandTap(game=game.id).pack())]
+            [InlineKeyboardButton(text=table_texts.my_hand_button(), callback_data=HandTap(game=game.id).pack())]
         ]
     )
 
@@ -86,13 +92,17 @@ def hand_markup(game: Game, match: Match, seat: int) -> InlineKeyboardMarkup:
     rows += take_back_rows(game, match, seat)
     if game.row.kind == "private" and match.is_over:
         rows.append(
-            [InlineKeyboardButton(text=texts.play_again_button(), callback_data=SoloTap(step=SoloStep.MENU).pack())]
+            [
+                InlineKeyboardButton(
+                    text=table_texts.play_again_button(), callback_data=SoloTap(step=SoloStep.MENU).pack()
+                )
+            ]
         )
     return InlineKeyboardMarkup(inline_keyboard=rows or [[]])
 
 
 def take_back_markup(game_id: int) -> InlineKeyboardMarkup:
-    button = InlineKeyboardButton(text=texts.take_back_button(), callback_data=AwayTap(game=game_id).pack())
+    button = InlineKeyboardButton(text=manners_texts.take_back_button(), callback_data=AwayTap(game=game_id).pack())
     return InlineKeyboardMarkup(inline_keyboard=[[button]])
 
 
@@ -130,13 +140,13 @@ def end_choice_markup(game: Game, match: Match, tile: Tile, ends: list[End]) -> 
     values = match.round.line.open_ends()
     row = [
         InlineKeyboardButton(
-            text=f"{texts.end_label(end.value)}: {values[end]}",
+            text=f"{table_texts.end_label(end.value)}: {values[end]}",
             callback_data=TileTap(game=game.id, version=version, tile=tile_code(tile), end=END_CODES[end]).pack(),
         )
         for end in sorted(ends, key=ENDS.index)
     ]
     back = InlineKeyboardButton(
-        text=texts.back_button(), callback_data=TileTap(game=game.id, version=version, tile="").pack()
+        text=table_texts.back_button(), callback_data=TileTap(game=game.id, version=version, tile="").pack()
     )
     return InlineKeyboardMarkup(inline_keyboard=[row[:2], row[2:], [back]] if len(row) > 2 else [row, [back]])
 
@@ -154,7 +164,7 @@ def solo_menu_markup() -> InlineKeyboardMarkup:
             ]
         )
     rows.append(
-        [InlineKeyboardButton(text=texts.friend_button(), callback_data=RoomTap(action=RoomAction.MENU).pack())]
+        [InlineKeyboardButton(text=room_texts.friend_button(), callback_data=RoomTap(action=RoomAction.MENU).pack())]
     )
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
@@ -174,7 +184,7 @@ def opponents_markup(preset: str) -> InlineKeyboardMarkup:
         ]
         for n in choices
     ]
-    back = InlineKeyboardButton(text=texts.back_button(), callback_data=SoloTap(step=SoloStep.MENU).pack())
+    back = InlineKeyboardButton(text=table_texts.back_button(), callback_data=SoloTap(step=SoloStep.MENU).pack())
     return InlineKeyboardMarkup(inline_keyboard=[*rows, [back]])
 
 

@@ -10,7 +10,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.model.chat_defaults import LANGUAGES, TURN_CHOICES, ChatDefaults
 from bot.telegram.callbacks import SettingsTap
-from bot.words import texts
+from bot.words import room_texts, settings_texts, texts
 from engine import Rules
 from engine.players import LEVELS
 
@@ -18,7 +18,7 @@ PRESETS_PER_ROW = 4
 
 
 def settings_text(defaults: ChatDefaults, *, admin: bool) -> str:
-    return texts.settings_text(
+    return settings_texts.settings_text(
         defaults.preset,
         defaults.seats_for(defaults.preset),
         defaults.level,
@@ -29,7 +29,7 @@ def settings_text(defaults: ChatDefaults, *, admin: bool) -> str:
 
 
 def saved_text(defaults: ChatDefaults, key: str) -> str:
-    return texts.setting_saved(
+    return settings_texts.setting_saved(
         key,
         defaults.preset,
         defaults.seats_for(defaults.preset),
@@ -41,7 +41,7 @@ def saved_text(defaults: ChatDefaults, key: str) -> str:
 
 def settings_markup(defaults: ChatDefaults) -> InlineKeyboardMarkup:
     def button(label: str, key: str, value: str, current: bool) -> InlineKeyboardButton:
-        text = f"{label} {texts.SETTINGS_MARK}" if current else label
+        text = f"{label} {settings_texts.SETTINGS_MARK}" if current else label
         return InlineKeyboardButton(text=text, callback_data=SettingsTap(key=key, value=value).pack())
 
     presets = [
@@ -54,20 +54,20 @@ def settings_markup(defaults: ChatDefaults) -> InlineKeyboardMarkup:
     if rules.max_seats > rules.min_seats:  # a choice only where the rules leave one
         rows.append(
             [
-                button(texts.seats_button(count), "seats", str(count), count == seats)
+                button(settings_texts.seats_button(count), "seats", str(count), count == seats)
                 for count in range(rules.min_seats, rules.max_seats + 1)
             ]
         )
     rows.append([button(f"🤖 {texts.level_title(level)}", "level", level, level == defaults.level) for level in LEVELS])
     rows.append(
         [
-            button(texts.clock_button(seconds), "clock", str(seconds), seconds == defaults.turn_seconds)
+            button(settings_texts.clock_button(seconds), "clock", str(seconds), seconds == defaults.turn_seconds)
             for seconds in TURN_CHOICES
         ]
     )
     rows.append(
         [
-            button(texts.LANGUAGE_NAMES[language], "lang", language, language == defaults.language)
+            button(room_texts.LANGUAGE_NAMES[language], "lang", language, language == defaults.language)
             for language in LANGUAGES
         ]
     )

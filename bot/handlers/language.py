@@ -10,7 +10,7 @@ from bot.table.service import GameService
 from bot.telegram.callbacks import LanguageTap
 from bot.telegram.outbox import Outbox
 from bot.telegram.people import Person
-from bot.words import texts
+from bot.words import room_texts, settings_texts
 from bot.words.i18n import LANGUAGES, speaking
 from bot.words.languages import Languages
 from bot.words.refusals import Refusal
@@ -21,7 +21,8 @@ router = Router(name="language")
 def language_markup(current: str) -> InlineKeyboardMarkup:
     row = [
         InlineKeyboardButton(
-            text=texts.LANGUAGE_NAMES[language] + (f" {texts.SETTINGS_MARK}" if language == current else ""),
+            text=room_texts.LANGUAGE_NAMES[language]
+            + (f" {settings_texts.SETTINGS_MARK}" if language == current else ""),
             callback_data=LanguageTap(language=language).pack(),
         )
         for language in LANGUAGES
@@ -33,7 +34,7 @@ def language_markup(current: str) -> InlineKeyboardMarkup:
 async def language_command(message: Message, language: str) -> None:
     """In a group the reply is in the person's own language too: it is about them, not the group."""
     with speaking(language):
-        await message.answer(texts.language_prompt(), reply_markup=language_markup(language))
+        await message.answer(settings_texts.language_prompt(), reply_markup=language_markup(language))
 
 
 @router.callback_query(LanguageTap.filter())
@@ -51,9 +52,9 @@ async def language_tap(
         return
     await languages.choose(person.user_id, person.name, chosen)  # again: harmless
     with speaking(chosen):
-        await outbox.answer(query.id, texts.language_chosen(chosen))
+        await outbox.answer(query.id, settings_texts.language_chosen(chosen))
         message = query.message
         if isinstance(message, Message) and message.chat.id == person.user_id:  # a group's stays as it is
             await outbox.edit_text(
-                message.chat.id, message.message_id, texts.language_prompt(), language_markup(chosen)
+                message.chat.id, message.message_id, settings_texts.language_prompt(), language_markup(chosen)
             )

@@ -18,7 +18,7 @@ from bot.table.service import GameService, TableError
 from bot.telegram.callbacks import LobbyAction, LobbyTap
 from bot.telegram.outbox import Outbox
 from bot.telegram.people import Person
-from bot.words import texts
+from bot.words import room_texts, texts
 from bot.words.languages import Languages
 from bot.words.refusals import Notice, Refusal
 from storage import Database
@@ -71,7 +71,7 @@ async def new_game(
 
 @router.message(Command("new"), F.chat.type == ChatType.PRIVATE)
 async def new_in_private(message: Message) -> None:
-    await message.answer(texts.menu_prompt(), reply_markup=keyboards.solo_menu_markup())
+    await message.answer(room_texts.menu_prompt(), reply_markup=keyboards.solo_menu_markup())
 
 
 @router.message(Command("join"), GROUPS)

@@ -18,7 +18,7 @@ from bot.table.service import GameService, TableError
 from bot.telegram.callbacks import RoomAction, RoomTap
 from bot.telegram.outbox import Outbox
 from bot.telegram.people import Person
-from bot.words import texts
+from bot.words import room_texts
 from bot.words.languages import Languages
 from bot.words.refusals import Notice, Refusal
 
@@ -47,11 +47,11 @@ async def room_link(
     game = entered.game
     if entered.answer is Notice.JOINED:
         creator = game.doc.seats[0]
-        await message.answer(texts.room_joined(creator.name if creator else "?", game.row.preset))
+        await message.answer(room_texts.room_joined(creator.name if creator else "?", game.row.preset))
         game = await service.show(game)
         if game.doc.lobby_message is not None:
             async with languages.speaking_to(game.row.chat_id):  # the creator's chat
-                started = texts.room_started(game.row.preset, game.doc.names())
+                started = room_texts.room_started(game.row.preset, game.doc.names())
             await outbox.edit_text(game.row.chat_id, game.doc.lobby_message, started)
     elif entered.answer is Notice.ROOM_SEAT_FREE:
         # The creator opened their own link: the room message again, at the bottom of the chat.
@@ -72,10 +72,10 @@ async def room_tap(
     try:
         if action is RoomAction.MENU:
             await query.answer()
-            await outbox.edit_text(chat_id, message_id, texts.friend_prompt(), rooms.presets_markup())
+            await outbox.edit_text(chat_id, message_id, room_texts.friend_prompt(), rooms.presets_markup())
         elif action is RoomAction.BACK:
             await query.answer()
-            await outbox.edit_text(chat_id, message_id, texts.menu_prompt(), keyboards.solo_menu_markup())
+            await outbox.edit_text(chat_id, message_id, room_texts.menu_prompt(), keyboards.solo_menu_markup())
         elif action is RoomAction.PRESET:
             if callback_data.preset not in rooms.presets():
                 raise TableError(Refusal.BROKEN)
@@ -83,7 +83,7 @@ async def room_tap(
             await query.answer()
             closed = opened.closed
             if closed is not None and closed.doc.lobby_message is not None:
-                await outbox.edit_text(closed.row.chat_id, closed.doc.lobby_message, texts.room_closed())
+                await outbox.edit_text(closed.row.chat_id, closed.doc.lobby_message, room_texts.room_closed())
             await rematch.cancel_pending(service, opened.game.row.chat_id, opened.game.id)
             await _show_room_message(service, outbox, bot, opened.game, chat_id, message_id)
         elif action is RoomAction.RESET:
@@ -93,7 +93,7 @@ async def room_tap(
         elif action is RoomAction.CANCEL:
             await rooms.close(service, person, callback_data.game)
             await query.answer()
-            await outbox.edit_text(chat_id, message_id, texts.room_closed())
+            await outbox.edit_text(chat_id, message_id, room_texts.room_closed())
         else:
             raise TableError(Refusal.BROKEN)
     except TableError as error:
@@ -105,7 +105,7 @@ async def _show_room_message(
 ) -> None:
     """Turn ``message_id`` into the room's message (the link and its buttons), and remember it."""
     link = await create_start_link(bot, rooms.payload(game))
-    text, markup = texts.room_text(game.row.preset, link), rooms.room_markup(game, link)
+    text, markup = room_texts.room_text(game.row.preset, link), rooms.room_markup(game, link)
     await outbox.edit_text(chat_id, message_id, text, markup)
     if game.doc.lobby_message != message_id:
         await service.set_lobby_message(game, message_id)
@@ -114,7 +114,7 @@ async def _show_room_message(
 async def _send_room_message(service: GameService, outbox: Outbox, bot: Bot, game: Game, chat_id: int) -> None:
     """The room's message as a new message; the old one loses its buttons."""
     link = await create_start_link(bot, rooms.payload(game))
-    sent = await outbox.send_text(chat_id, texts.room_text(game.row.preset, link), rooms.room_markup(game, link))
+    sent = await outbox.send_text(chat_id, room_texts.room_text(game.row.preset, link), rooms.room_markup(game, link))
     if sent is None:
         return
     old = game.doc.lobby_message

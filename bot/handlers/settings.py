@@ -15,7 +15,7 @@ from bot.table.supergroup import move_chat
 from bot.telegram.admins import is_admin
 from bot.telegram.callbacks import SettingsTap
 from bot.telegram.outbox import Outbox
-from bot.words import texts
+from bot.words import settings_texts
 from bot.words.i18n import current
 from bot.words.languages import Languages
 from bot.words.refusals import Notice, Refusal
@@ -49,7 +49,7 @@ async def settings_command(
 
 @router.message(Command("settings"), F.chat.type == ChatType.PRIVATE)
 async def settings_in_private(message: Message) -> None:
-    await message.answer(texts.settings_private())
+    await message.answer(settings_texts.settings_private())
 
 
 @router.callback_query(SettingsTap.filter())
@@ -89,7 +89,7 @@ async def point_to_game(message: Message, running: GameRow) -> None:
     """/new while a game is open: answer with a reply to its lobby or board message."""
     lobby = running.status is GameStatus.LOBBY
     target = running.data.get("lobby_message" if lobby else "board_message")
-    text = texts.game_running_here(lobby)
+    text = settings_texts.game_running_here(lobby)
     if not isinstance(target, int):
         await message.answer(Refusal.GAME_RUNNING.text)
         return

@@ -13,7 +13,7 @@ from bot.telegram import admins
 from bot.telegram.callbacks import AwayTap
 from bot.telegram.outbox import Outbox
 from bot.telegram.people import Person
-from bot.words import texts
+from bot.words import manners_texts
 from bot.words.refusals import Notice, Refusal
 from storage import Database, GameRow
 
@@ -43,7 +43,7 @@ async def leave_command(message: Message, person: Person, service: GameService) 
 async def kill_command(message: Message, person: Person, service: GameService, db: Database, bot: Bot) -> None:
     game = await db.games.active_in_chat(message.chat.id)
     if game is None:
-        await message.reply(texts.no_game_here())
+        await message.reply(manners_texts.no_game_here())
         return
     if not await may_rule(bot, game, message):
         await message.reply(Refusal.KILL_REFUSED.text)
@@ -59,11 +59,11 @@ async def kick_command(message: Message, person: Person, service: GameService, d
     replied = message.reply_to_message
     target = replied.from_user if replied is not None else None
     if target is None or target.is_bot:
-        await message.reply(texts.kick_how())
+        await message.reply(manners_texts.kick_how())
         return
     game = await db.games.active_in_chat(message.chat.id)
     if game is None:
-        await message.reply(texts.no_game_here())
+        await message.reply(manners_texts.no_game_here())
         return
     if not await may_rule(bot, game, message):
         await message.reply(Refusal.KICK_REFUSED.text)
@@ -85,5 +85,5 @@ async def take_back_tap(query: CallbackQuery, callback_data: AwayTap, service: G
     await outbox.answer(query.id, Notice.WELCOME_BACK.text)  # never raises
     message = query.message
     if isinstance(message, Message) and message.text is not None:  # the take-back message, not a hand
-        await outbox.edit_text(message.chat.id, message.message_id, texts.back_private())
+        await outbox.edit_text(message.chat.id, message.message_id, manners_texts.back_private())
     await manners.after_take_back(service, game, query.from_user.id)

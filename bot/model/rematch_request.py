@@ -19,7 +19,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.model import absence
 from bot.model.game import GAME_STATE_FIELDS, Game, Seat, TableDoc, computer_name
 from bot.telegram.callbacks import RematchTap
-from bot.words import texts
+from bot.words import room_texts
 
 OPEN = "open"
 STARTED = "started"
@@ -124,10 +124,12 @@ def markup(game_id: int, doc: TableDoc, request: RematchRequest) -> InlineKeyboa
     if request.state == STARTED:
         return None
     if request.state == CANCELLED:
-        text = texts.rematch_closed_button()
+        text = room_texts.rematch_closed_button()
     else:
         everyone = people(doc)
-        text = texts.rematch_button(sum(1 for user_id, _ in everyone if user_id in request.confirmed), len(everyone))
+        text = room_texts.rematch_button(
+            sum(1 for user_id, _ in everyone if user_id in request.confirmed), len(everyone)
+        )
     button = InlineKeyboardButton(text=text, callback_data=RematchTap(game=game_id).pack())
     return InlineKeyboardMarkup(inline_keyboard=[[button]])
 
@@ -136,12 +138,12 @@ def status_line(doc: TableDoc, request: RematchRequest) -> str | None:
     """The caption's last line: who has confirmed, or what became of the request (None: nobody yet)."""
     everyone = people(doc)
     if request.state == STARTED:
-        return texts.rematch_started_line([name for _, name in everyone])
+        return room_texts.rematch_started_line([name for _, name in everyone])
     if request.state == CANCELLED:
-        return texts.rematch_closed_line()
+        return room_texts.rematch_closed_line()
     if not request.confirmed:
         return None
-    return texts.rematch_line([(name, user_id in request.confirmed) for user_id, name in everyone])
+    return room_texts.rematch_line([(name, user_id in request.confirmed) for user_id, name in everyone])
 
 
 def caption(base: str, doc: TableDoc, request: RematchRequest) -> str:

@@ -25,7 +25,7 @@ from bot.table.lobbies import refresh_lobby
 from bot.table.service import GameService, TableError
 from bot.telegram.outbox import Unreachable
 from bot.telegram.people import Person
-from bot.words import texts
+from bot.words import manners_texts
 from bot.words.refusals import Refusal
 from engine.players import player_for
 from storage import GameStatus
@@ -116,10 +116,10 @@ async def pay_owed(service: GameService, game_id: int) -> None:
             person = game.doc.seats[seat]
             if person is None or person.user_id is None:
                 continue
-            told = partial(texts.timeout_private, went_away)
+            told = partial(manners_texts.timeout_private, went_away)
             await _tell_person(service, game, person.user_id, told, take_back=went_away)
             if went_away:
-                notice = partial(texts.away_notice, person.name, absence.TIMEOUT)
+                notice = partial(manners_texts.away_notice, person.name, absence.TIMEOUT)
                 await _tell_table(service, game, notice, but=person.user_id)
     paid = set(game.doc.owed)
     try:
@@ -157,7 +157,7 @@ async def seats_unreachable(service: GameService, game: Game, seats: list[int]) 
         return game
     game = await service.presenter.save_doc(game, service.clock.stamp(doc, game.row.kind, match))
     for name in told:
-        await _tell_table(service, game, partial(texts.away_notice, name, absence.BLOCKED))
+        await _tell_table(service, game, partial(manners_texts.away_notice, name, absence.BLOCKED))
     return game
 
 
@@ -181,9 +181,9 @@ async def leave(service: GameService, chat_id: int, person: Person) -> Game:
         game = await _put_away(service, game, seat, absence.LEFT)
     game = await service.show(game)
     await _tell_table(
-        service, game, lambda: texts.away_notice(person_name(game, seat), absence.LEFT), but=person.user_id
+        service, game, lambda: manners_texts.away_notice(person_name(game, seat), absence.LEFT), but=person.user_id
     )
-    await _tell_person(service, game, person.user_id, texts.left_private, take_back=True)
+    await _tell_person(service, game, person.user_id, manners_texts.left_private, take_back=True)
     return game
 
 
@@ -205,8 +205,10 @@ async def kick(service: GameService, game_id: int, by: Person, target: int) -> G
         await refresh_lobby(service, game)
         return game
     game = await service.show(game)
-    await _tell_table(service, game, lambda: texts.away_notice(person_name(game, seat), absence.KICKED, by=by.name))
-    await _tell_person(service, game, target, lambda: texts.kicked_private(by.name), take_back=False)
+    await _tell_table(
+        service, game, lambda: manners_texts.away_notice(person_name(game, seat), absence.KICKED, by=by.name)
+    )
+    await _tell_person(service, game, target, lambda: manners_texts.kicked_private(by.name), take_back=False)
     return game
 
 
@@ -225,13 +227,13 @@ async def kill(service: GameService, game_id: int, by: Person) -> Game:
     if game.match is None:  # a lobby
         if game.doc.lobby_message is not None:
             async with service.presenter.languages.speaking_to(chat_id):
-                text = texts.lobby_killed(by.name)
+                text = manners_texts.lobby_killed(by.name)
             await outbox.edit_text(chat_id, game.doc.lobby_message, text)
         return game
     if game.row.kind == "group":
         service.presenter.boards.request(game)  # the board once more: "ended", no buttons
     await _freeze_hands(service, game)
-    await _tell_table(service, game, lambda: texts.killed_notice(by.name))
+    await _tell_table(service, game, lambda: manners_texts.killed_notice(by.name))
     return game
 
 
@@ -261,7 +263,7 @@ async def after_take_back(service: GameService, game: Game, user_id: int) -> Gam
     seat = game.doc.seat_of(user_id)
     game = await service.show(game)
     if seat is not None:
-        await _tell_table(service, game, lambda: texts.back_notice(person_name(game, seat)), but=user_id)
+        await _tell_table(service, game, lambda: manners_texts.back_notice(person_name(game, seat)), but=user_id)
     return game
 
 

@@ -23,7 +23,7 @@ from bot.model.game import Game, Seat, TableDoc, load_game
 from bot.table.service import GameService, TableError, chat_free, short_name
 from bot.telegram.callbacks import RoomAction, RoomTap
 from bot.telegram.people import Person
-from bot.words import texts
+from bot.words import room_texts, table_texts, texts
 from bot.words.refusals import Notice, Refusal
 from engine import Rules
 from storage import GameStatus
@@ -70,22 +70,24 @@ def presets_markup() -> InlineKeyboardMarkup:
         ]
         for i in range(0, len(choices), 2)
     ]
-    rows.append([InlineKeyboardButton(text=texts.back_button(), callback_data=RoomTap(action=RoomAction.BACK).pack())])
+    rows.append(
+        [InlineKeyboardButton(text=table_texts.back_button(), callback_data=RoomTap(action=RoomAction.BACK).pack())]
+    )
     return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
 def room_markup(game: Game, link: str) -> InlineKeyboardMarkup:
-    share = "https://t.me/share/url?" + urlencode({"url": link, "text": texts.room_share_text()})
+    share = "https://t.me/share/url?" + urlencode({"url": link, "text": room_texts.room_share_text()})
     return InlineKeyboardMarkup(
         inline_keyboard=[
-            [InlineKeyboardButton(text=texts.room_share_button(), url=share)],
+            [InlineKeyboardButton(text=room_texts.room_share_button(), url=share)],
             [
                 InlineKeyboardButton(
-                    text=texts.room_new_link_button(),
+                    text=room_texts.room_new_link_button(),
                     callback_data=RoomTap(action=RoomAction.RESET, game=game.id).pack(),
                 ),
                 InlineKeyboardButton(
-                    text=texts.room_cancel_button(),
+                    text=room_texts.room_cancel_button(),
                     callback_data=RoomTap(action=RoomAction.CANCEL, game=game.id).pack(),
                 ),
             ],

@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 
 from bot.words.i18n import N_, _
-from bot.words.texts import NO_GAME_HERE
+from bot.words.manners_texts import NO_GAME_HERE
 
 
 class Answer(enum.Enum):

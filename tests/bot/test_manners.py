@@ -28,7 +28,7 @@ from bot.table.service import GameService, TableError
 from bot.telegram.callbacks import AwayTap
 from bot.telegram.locks import GameLocks
 from bot.telegram.people import Person
-from bot.words import texts
+from bot.words import manners_texts
 from bot.words.languages import Languages
 from engine import Match
 from storage import Database, GameStatus
@@ -219,11 +219,11 @@ async def test_the_clock_plays_for_a_person_and_the_second_run_out_in_a_row_seat
     user = info.user_id
     assert user is not None
     notes = outbox(service).to(user)
-    assert notes[-1].text == texts.timeout_private(True)
+    assert notes[-1].text == manners_texts.timeout_private(True)
     assert notes[-1].buttons == [AwayTap(game=game.id).pack()]
-    assert notes[0].text == texts.timeout_private(False) and notes[0].buttons == []
+    assert notes[0].text == manners_texts.timeout_private(False) and notes[0].buttons == []
     told = [s.text for s in outbox(service).to(GROUP)]
-    assert told == [texts.away_notice(info.name, absence.TIMEOUT)]
+    assert told == [manners_texts.away_notice(info.name, absence.TIMEOUT)]
     stored = await service.db.games.get(game.id)
     assert stored is not None and stored.data["seats"][seat]["away"] == "timeout"
     # The away seat's turns are the computers' now: no deadline for it.
@@ -267,7 +267,7 @@ async def test_a_person_takes_their_seat_back(service: GameService, time: Time) 
     seat = game.doc.seat_of(BOB.user_id)
     assert seat is not None and _person(game, seat).away == absence.LEFT
     assert outbox(service).to(BOB.user_id)[-1].buttons == [AwayTap(game=game.id).pack()]
-    assert outbox(service).to(GROUP)[-1].text == texts.away_notice("Bob", absence.LEFT)
+    assert outbox(service).to(GROUP)[-1].text == manners_texts.away_notice("Bob", absence.LEFT)
     # Bob's tiles cannot be tapped while a computer plays for him.
     if _match(game).round.turn == seat:
         move = _match(game).round.legal_moves()[0]
@@ -283,7 +283,7 @@ async def test_a_person_takes_their_seat_back(service: GameService, time: Time) 
     if _match(game).round.turn == seat:
         assert game.doc.deadline == time.value + 30  # his clock starts afresh
     await manners.after_take_back(service, game, BOB.user_id)
-    assert outbox(service).to(GROUP)[-1].text == texts.back_notice("Bob")
+    assert outbox(service).to(GROUP)[-1].text == manners_texts.back_notice("Bob")
     with pytest.raises(TableError, match="already_back"):
         await manners.take_back(service, game.id, BOB.user_id)
 
@@ -294,7 +294,7 @@ async def test_a_kicked_person_cannot_take_the_seat_back_and_a_killed_game_refus
     game = await _fresh(service, game.id)
     seat = game.doc.seat_of(BOB.user_id)
     assert seat is not None and _person(game, seat).away == absence.KICKED
-    assert outbox(service).to(GROUP)[-1].text == texts.away_notice("Bob", absence.KICKED, by="Ann")
+    assert outbox(service).to(GROUP)[-1].text == manners_texts.away_notice("Bob", absence.KICKED, by="Ann")
     assert outbox(service).to(BOB.user_id)[-1].buttons == []
     with pytest.raises(TableError, match="take_back_kicked"):
         await manners.take_back(service, game.id, BOB.user_id)
@@ -306,10 +306,10 @@ async def test_a_kicked_person_cannot_take_the_seat_back_and_a_killed_game_refus
     assert game.row.status is GameStatus.CANCELLED and game.doc.killed
     assert game.doc.deadline is None and service.clock.armed(game.id) is None
     assert keyboards.board_markup(game) is None
-    assert texts.killed_line() in captions.board_caption(game, _match(game))
+    assert manners_texts.killed_line() in captions.board_caption(game, _match(game))
     boards = cast(RecordingBoards, service.presenter.boards)
     assert boards.requested[-1].doc.killed
-    assert outbox(service).to(GROUP)[-1].text == texts.killed_notice("Ann")
+    assert outbox(service).to(GROUP)[-1].text == manners_texts.killed_notice("Ann")
     with pytest.raises(TableError, match="take_back_over"):
         await manners.take_back(service, game.id, BOB.user_id)
     assert await service.db.games.active_in_chat(GROUP) is None
@@ -344,7 +344,7 @@ async def test_a_blocked_hand_seats_a_computer_and_the_group_is_told_once(servic
     assert _person(game, seat).away == absence.BLOCKED
     again = await manners.seats_unreachable(service, game, [seat])
     assert again.row.version == game.row.version
-    assert [s.text for s in outbox(service).to(GROUP)] == [texts.away_notice("Bob", absence.BLOCKED)]
+    assert [s.text for s in outbox(service).to(GROUP)] == [manners_texts.away_notice("Bob", absence.BLOCKED)]
     # A blocked person who comes back may take the seat again.
     game = await manners.take_back(service, game.id, BOB.user_id)
     assert _person(game, seat).away is None

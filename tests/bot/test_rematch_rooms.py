@@ -13,7 +13,7 @@ from bot.model.rematch_request import CANCELLED, OPEN, STARTED, RematchRequest
 from bot.table import rooms
 from bot.table.service import short_name
 from bot.telegram.callbacks import RematchTap, RoomTap
-from bot.words import texts
+from bot.words import room_texts, texts
 from engine import PRESETS, Match, Rules
 from storage import GameRow, GameStatus
 
@@ -106,7 +106,7 @@ def test_rematch_caption_and_buttons_for_every_state() -> None:
                 (button,) = [b for r in markup.inline_keyboard for b in r]
                 assert button.callback_data == RematchTap(game=row.id).pack()
                 if request.state == CANCELLED:
-                    assert button.text == texts.rematch_closed_button()
+                    assert button.text == room_texts.rematch_closed_button()
         open_line = rematch_request.status_line(doc, RematchRequest(confirmed=tuple(people[:1])))
         assert open_line is not None and "✓" in open_line and ("…" in open_line or len(people) == 1)
     assert RematchRequest().state == OPEN and not rematch_request.everyone_confirmed(_doc(3), RematchRequest())

@@ -10,7 +10,7 @@ from bot.display import captions, keyboards
 from bot.model.game import Game, Seat, TableDoc, turn_number
 from bot.table.service import short_name
 from bot.telegram.callbacks import HandTap, LobbyTap, SoloTap, TileTap
-from bot.words import texts
+from bot.words import table_texts
 from engine import PRESETS, Drew, Match, Passed, Played, Rules, Tile
 from engine.line import End
 from storage import GameRow, GameStatus
@@ -95,7 +95,7 @@ def test_events_in_words() -> None:
         Passed(0, (6, 1)),
         Played(1, Tile(5, 5), End.LEFT, 10),
     ]
-    assert texts.describe_events(events, names) == [
+    assert table_texts.describe_events(events, names) == [
         "Ann played [6|6]",
         "Борис drew 2 and played [6|1] on the right",
         "&lt;Eve&gt; drew 3 and passed",

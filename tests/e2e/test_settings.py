@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from bot.words import texts
+from bot.words import settings_texts
 from bot.words.refusals import Notice, Refusal
 from tests.e2e.conftest import BotProcess, Checkpoint, running_bot
 from tests.e2e.fake_telegram import CallbackQuery, Chat, FakeTelegram, Message, User
@@ -79,7 +79,7 @@ def live(fake: FakeTelegram, message: Message) -> Message:
 
 
 def ticked(fake: FakeTelegram, message: Message, data: str) -> bool:
-    return texts.SETTINGS_MARK in settings_buttons(live(fake, message)).get(data, "")
+    return settings_texts.SETTINGS_MARK in settings_buttons(live(fake, message)).get(data, "")
 
 
 async def open_settings(fake: FakeTelegram, user: User, group: Chat) -> Message:
@@ -202,7 +202,7 @@ async def test_settings_in_a_private_chat_point_to_groups(shared_fake: FakeTeleg
     floor = fake.last_message(cleo)
     fake.send(cleo, "/settings")
     answer = await fake.wait_for_message(cleo, after=floor, timeout=TURN_TIMEOUT)
-    assert answer.shown_text == texts.settings_private()
+    assert answer.shown_text == settings_texts.settings_private()
     check.assert_clean()
 
 
