@@ -1,1 +1,1 @@
-"""Benchmarks: run each as a script, e.g. ``python bench/engine.py``."""
+"""Benchmarks: run each as a module from the repository, e.g. ``python -m bench.engine``."""

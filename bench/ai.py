@@ -2,9 +2,9 @@
 
 Run from the repository root::
 
-    .venv/bin/python bench/ai.py                       # everything, 400 games a pairing (an hour or more)
-    .venv/bin/python bench/ai.py --games 40            # a quick look
-    .venv/bin/python bench/ai.py --only openspiel dominoes
+    .venv/bin/python -m bench.ai                       # everything, 400 games a pairing (an hour or more)
+    .venv/bin/python -m bench.ai --games 40            # a quick look
+    .venv/bin/python -m bench.ai --only openspiel dominoes
 
 Pairings (the first player named is the one whose win rate is reported):
 
@@ -39,17 +39,10 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import NamedTuple
 
-_HERE = Path(__file__).resolve().parent
-if sys.path and Path(sys.path[0] or ".").resolve() == _HERE:
-    # Run as `python bench/ai.py`, this folder comes first on sys.path and bench/engine.py would
-    # be found as `engine`; look for the packages in the repository root instead.
-    sys.path[0] = str(_HERE.parent)
-
-from engine import Match, Rules  # noqa: E402
-from engine.players import Easy, Hard, Medium, Player  # noqa: E402
+from engine import Match, Rules
+from engine.players import Easy, Hard, Medium, Player
 
 
 class Pairing(NamedTuple):

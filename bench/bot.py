@@ -2,11 +2,11 @@
 
 Run from the repository root::
 
-    .venv/bin/python bench/bot.py                          # both phases, about 1.5 minutes
-    .venv/bin/python bench/bot.py --phase throughput       # only the saturated phase (moves per second)
-    .venv/bin/python bench/bot.py --phase latency --think 5  # only the phase with people thinking
-    .venv/bin/python bench/bot.py --mode private --games 50 --seconds 20  # each phase 20 s
-    .venv/bin/python bench/bot.py --profile py-spy         # where the bot's CPU goes (in the throughput phase)
+    .venv/bin/python -m bench.bot                          # both phases, about 1.5 minutes
+    .venv/bin/python -m bench.bot --phase throughput       # only the saturated phase (moves per second)
+    .venv/bin/python -m bench.bot --phase latency --think 5  # only the phase with people thinking
+    .venv/bin/python -m bench.bot --mode private --games 50 --seconds 20  # each phase 20 s
+    .venv/bin/python -m bench.bot --profile py-spy         # where the bot's CPU goes (in the throughput phase)
 
 The two aims (from the issue) need two different loads, so the default run has two phases, each
 with a fresh fake, bot and database:
@@ -63,15 +63,14 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from bench.bot_monitor import Monitor, percentile
+from bench.bot_people import Table, tables
+from bench.bot_profile import Profiler, thread_cpu
+from bench.scenarios.instances import Cluster
+from tests.e2e.fake_telegram import FakeTelegram
+from tests.e2e.launcher import BotLauncher, bot_env
 
-from bench.bot_monitor import Monitor, percentile  # noqa: E402
-from bench.bot_people import Table, tables  # noqa: E402
-from bench.bot_profile import Profiler, thread_cpu  # noqa: E402
-from bench.scenarios.instances import Cluster  # noqa: E402
-from tests.e2e.fake_telegram import FakeTelegram  # noqa: E402
-from tests.e2e.launcher import BotLauncher, bot_env  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 AIM_P95_MS = 50.0
 AIM_MOVES_PER_SECOND = 200.0

@@ -4,9 +4,9 @@ what was tried and what was lost.
 
 Run from the repository root::
 
-    .venv/bin/python bench/chaos.py                                  # every scenario
-    .venv/bin/python bench/chaos.py --scenario crash --scenario faults
-    .venv/bin/python bench/chaos.py --quick                          # the small sizes the tests use
+    .venv/bin/python -m bench.chaos                                  # every scenario
+    .venv/bin/python -m bench.chaos --scenario crash --scenario faults
+    .venv/bin/python -m bench.chaos --quick                          # the small sizes the tests use
 
 Scenarios live in ``bench/scenarios/<name>.py``; each has ``async def run(quick: bool = False)
 -> dict[str, object]`` that prints its own report and returns its figures.  They are imported
@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib
-import sys
 import time
 import traceback
 from collections.abc import Callable, Coroutine
@@ -27,8 +26,6 @@ from pathlib import Path
 from typing import Any, cast
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 SCENARIOS = ("crash", "faults", "hostile", "concurrency", "secrecy", "load", "instances")
 

@@ -2,10 +2,10 @@
 
 Run from the repository root::
 
-    .venv/bin/python bench/engine.py                 # about a minute
-    .venv/bin/python bench/engine.py --seconds 1 --repeats 1
-    .venv/bin/python bench/engine.py --games 2000    # a fixed number of games per run instead
-    .venv/bin/python bench/engine.py --profile       # where our engine spends its time (cProfile)
+    .venv/bin/python -m bench.engine                 # about a minute
+    .venv/bin/python -m bench.engine --seconds 1 --repeats 1
+    .venv/bin/python -m bench.engine --games 2000    # a fixed number of games per run instead
+    .venv/bin/python -m bench.engine --profile       # where our engine spends its time (cProfile)
 
 Two kinds of game, each played by the engines that have it:
 
@@ -40,17 +40,10 @@ import random
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import NamedTuple
 
-_HERE = Path(__file__).resolve().parent
-if sys.path and Path(sys.path[0] or ".").resolve() == _HERE:
-    # Run as `python bench/engine.py`, this folder comes first on sys.path and this very file
-    # would be found as `engine`; look for the engine package in the repository root instead.
-    sys.path[0] = str(_HERE.parent)
-
-from engine import RoundState, Rules  # noqa: E402
-from engine.rules import ANCHORS  # noqa: E402
+from engine import RoundState, Rules
+from engine.rules import ANCHORS
 
 BLOCK_2X7 = ANCHORS["block-2x7"]
 """OpenSpiel's ``python_block_dominoes`` as one of our rules values (seat 0 leads: ``first=0``)."""

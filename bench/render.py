@@ -1,6 +1,6 @@
 """Benchmark of the renderer: milliseconds and bytes per picture, ours beside a naive renderer.
 
-Run from the repository root: ``.venv/bin/python bench/render.py [--runs N] [--games N]``.
+Run from the repository root: ``.venv/bin/python -m bench.render [--runs N] [--games N]``.
 
 The pictures: a table with all 28 tiles in one line, a ``fives`` table whose
 spinner has four long arms, and a seat's private view (table and hand).
@@ -27,12 +27,8 @@ import argparse
 import io
 import random
 import statistics
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from PIL import Image, ImageDraw, ImageFont
 

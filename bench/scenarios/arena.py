@@ -17,22 +17,19 @@ import contextlib
 import json
 import re
 import sqlite3
-import sys
 import tempfile
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from bot.display.keyboards import END_CODES
+from bot.model.game import turn_number
+from engine import read_record, replay
+from tests.e2e.fake_telegram import FakeTelegram
+from tests.e2e.launcher import BotLauncher, bot_env
 
-from bot.display.keyboards import END_CODES  # noqa: E402
-from bot.model.game import turn_number  # noqa: E402
-from engine import read_record, replay  # noqa: E402
-from tests.e2e.fake_telegram import FakeTelegram  # noqa: E402
-from tests.e2e.launcher import BotLauncher, bot_env  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 ERROR_LINE = re.compile(r" (ERROR|CRITICAL) |^Traceback ")
 # Where a game's messages are and when its clock runs out: presentation, not the game.

@@ -29,13 +29,11 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from bench.scenarios.chaos_games import MIX, ChaosTable, Harness, audit, set_up, snapshot
+from tests.e2e.fake_telegram import FakeTelegram
+from tests.e2e.players import GAME_OVER, RESULT_HEAD
 
-from bench.scenarios.chaos_games import MIX, ChaosTable, Harness, audit, set_up, snapshot  # noqa: E402
-from tests.e2e.fake_telegram import FakeTelegram  # noqa: E402
-from tests.e2e.players import GAME_OVER, RESULT_HEAD  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 MODES = ("mid-move", "mid-send", "mid-round", "random")
 SENDS = ("sendPhoto", "editMessageMedia", "editMessageCaption", "sendMessage", "editMessageReplyMarkup")

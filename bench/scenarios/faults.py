@@ -24,14 +24,12 @@ import time
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from bench.scenarios.chaos_games import SHORT_MIX, ChaosTable, Harness, audit, set_up
+from tests.e2e.fake_telegram import FakeTelegram
+from tests.e2e.fake_telegram.faults import ChaosFaults, install
+from tests.e2e.players import RESULT_HEAD, result_messages
 
-from bench.scenarios.chaos_games import SHORT_MIX, ChaosTable, Harness, audit, set_up  # noqa: E402
-from tests.e2e.fake_telegram import FakeTelegram  # noqa: E402
-from tests.e2e.fake_telegram.faults import ChaosFaults, install  # noqa: E402
-from tests.e2e.players import RESULT_HEAD, result_messages  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 RATE = 0.10
 REQUEST_TIMEOUT = "2"

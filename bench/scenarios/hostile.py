@@ -34,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench.scenarios.arena import ROOT, GameSnap, RunningBot, Turn, bot_running, compare, snapshot, turn_of
+from bench.scenarios.arena import GameSnap, RunningBot, Turn, bot_running, compare, snapshot, turn_of
 from tests.e2e import friends
 from tests.e2e.fake_telegram import CallbackQuery, Chat, FakeTelegram, Message, User
 from tests.e2e.fake_telegram.formatting import FormattedText
@@ -48,8 +48,6 @@ from tests.e2e.players import (
     set_seats,
     start_game,
 )
-
-assert ROOT  # the repository is on sys.path (arena puts it there for bench/chaos.py)
 
 PRESETS = ("classic", "draw", "block", "fives", "quickblock", "duel", "hundred")
 LEVELS = ("easy", "medium", "hard")

@@ -41,11 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from bench.scenarios.chaos_games import (  # noqa: E402
+from bench.scenarios.chaos_games import (
     ERROR_LINE,
     ChaosTable,
     GameSpec,
@@ -53,10 +49,12 @@ from bench.scenarios.chaos_games import (  # noqa: E402
     audit,
     set_up,
 )
-from tests.e2e.balancer import Balancer  # noqa: E402
-from tests.e2e.fake_telegram import FakeTelegram, Message, User  # noqa: E402
-from tests.e2e.launcher import BotLauncher, free_port, webhook_env  # noqa: E402
-from tests.e2e.players import StoredGame  # noqa: E402
+from tests.e2e.balancer import Balancer
+from tests.e2e.fake_telegram import FakeTelegram, Message, User
+from tests.e2e.launcher import BotLauncher, free_port, webhook_env
+from tests.e2e.players import StoredGame
+
+ROOT = Path(__file__).resolve().parents[2]
 
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 REDIS_URL = os.environ.get("TEST_INSTANCES_REDIS_URL", "redis://127.0.0.1:6379/14")

@@ -42,15 +42,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from bench.bot import START_TIMEOUT, STOP_TIMEOUT, cpu_seconds, machine_busy, settle, watch
+from bench.bot_monitor import Monitor, percentile
+from bench.bot_people import GroupTable
+from tests.e2e.fake_telegram import FakeTelegram
+from tests.e2e.launcher import BotLauncher, bot_env
 
-from bench.bot import START_TIMEOUT, STOP_TIMEOUT, cpu_seconds, machine_busy, settle, watch  # noqa: E402
-from bench.bot_monitor import Monitor, percentile  # noqa: E402
-from bench.bot_people import GroupTable  # noqa: E402
-from tests.e2e.fake_telegram import FakeTelegram  # noqa: E402
-from tests.e2e.launcher import BotLauncher, bot_env  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 PRESET = "classic"
 SAMPLE_EVERY = 1.0

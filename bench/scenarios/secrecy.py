@@ -53,16 +53,14 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from engine import Match, read_record, replay
+from engine.events import Drew, Played
+from engine.tiles import Tile
+from tests.e2e import friends, players
+from tests.e2e.fake_telegram import Chat, Entry, FakeTelegram, User
+from tests.e2e.launcher import BotLauncher, bot_env
 
-from engine import Match, read_record, replay  # noqa: E402
-from engine.events import Drew, Played  # noqa: E402
-from engine.tiles import Tile  # noqa: E402
-from tests.e2e import friends, players  # noqa: E402
-from tests.e2e.fake_telegram import Chat, Entry, FakeTelegram, User  # noqa: E402
-from tests.e2e.launcher import BotLauncher, bot_env  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 # Recognisable tokens: the one the fake accepts, and a wrong one (answered 401).
 TOKEN = "424242424:SeCrEtDoMiNoToKeN_mustNeverBeLogged42"
