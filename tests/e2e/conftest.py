@@ -159,6 +159,14 @@ async def bot(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProcess]:
         yield process
 
 
+@pytest_asyncio.fixture
+async def bot_with_workers(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProcess]:
+    """The bot with a picture worker process (the other fixtures draw in the bot's own process):
+    for tests of what a killed bot leaves behind."""
+    async with running_bot(fake, tmp_path, RENDER_WORKERS="1") as process:
+        yield process
+
+
 # One fake and one bot for a whole module of independent games (each test has its own people
 # and chats): starting the bot costs seconds of CPU, a game often less.
 @pytest_asyncio.fixture(scope="module", loop_scope="module")

@@ -15,12 +15,8 @@ import zlib
 from collections.abc import AsyncIterator
 from typing import Any, ClassVar
 
-import pytest
-
-pytest.importorskip("aiogram")
-pytest.importorskip("pytest_asyncio")
-
 import aiohttp
+import pytest
 import pytest_asyncio
 from aiogram import Bot
 from aiogram.client.session.aiohttp import AiohttpSession

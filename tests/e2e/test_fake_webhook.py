@@ -19,12 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-pytest.importorskip("aiogram")
-pytest.importorskip("pytest_asyncio")
-
 import aiohttp
+import pytest
 import pytest_asyncio
 from aiogram import Bot, Dispatcher
 from aiogram import types as tg_types
