@@ -22,9 +22,12 @@ from tests.e2e.fake_telegram import FakeTelegram
 from tests.e2e.launcher import REPO, BotLauncher, bot_env
 from tests.e2e.players import StoredGame, read_games
 
-__all__ = ["REPO", "BotProcess", "Checkpoint"]
+__all__ = ["CHAOS_LARGE", "REPO", "BotProcess", "Checkpoint"]
 
 ORPHAN_TIMEOUT = 15.0
+# The size of the chaos scenarios (tests/e2e/test_chaos_*.py, bench/scenarios/*): small by default,
+# the sizes of ``bench/chaos.py`` without ``--quick`` with ``CHAOS_SIZE=large``.
+CHAOS_LARGE = os.environ.get("CHAOS_SIZE", "small").strip().lower() == "large"
 TRANSCRIPT_TAIL = 200
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from bench.scenarios import instances
 from tests.conftest import server_missing
+from tests.e2e.conftest import CHAOS_LARGE
 
 pytestmark = pytest.mark.asyncio
 
@@ -20,7 +21,7 @@ async def test_two_instances_finish_every_game_through_a_kill() -> None:
     reason = await instances.unavailable()
     if reason is not None:
         server_missing(reason)
-    figures = await instances.run(quick=True)
+    figures = await instances.run(quick=not CHAOS_LARGE)
     problems = figures["problems"]
     assert figures["finished"] == figures["games"], problems
     assert figures["moves lost"] == 0, problems
