@@ -16,12 +16,11 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+import yaml
 from pydantic import ValidationError
 
 from bot.environment import Settings
 from tests.conftest import REPO
-
-yaml = pytest.importorskip("yaml")
 
 COMPOSE = REPO / "docker-compose.yml"
 CADDYFILE = REPO / "deploy" / "Caddyfile"

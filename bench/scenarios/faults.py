@@ -47,7 +47,9 @@ async def run(
     await fake.start()
     injector = install(fake, ChaosFaults(rate=rate, seed=seed, hang_seconds=30.0))
     injector.enabled = False
-    harness = Harness(fake, workdir, extra={"REQUEST_TIMEOUT": REQUEST_TIMEOUT})
+    # Quick (the tests): pictures in the bot's own process, no worker to spawn; nothing is killed here.
+    workers = "0" if quick else "1"
+    harness = Harness(fake, workdir, extra={"REQUEST_TIMEOUT": REQUEST_TIMEOUT, "RENDER_WORKERS": workers})
     try:
         await harness.start()
         for wave in range(waves):

@@ -272,7 +272,14 @@ async def run(quick: bool = False, *, games: int | None = None, seed: int = 21) 
     began = time.monotonic()
     fake = FakeTelegram(seed=seed, webhook_retry_delay=0.2)
     await fake.start()
-    cluster = Cluster(fake, workdir, 2, extra={"TURN_CLOCK_SCALE": str(CLOCK_SCALE), "REQUEST_TIMEOUT": "5"})
+    # Quick (the tests): pictures in each instance's own process, no worker processes to spawn.
+    workers = "0" if quick else "1"
+    cluster = Cluster(
+        fake,
+        workdir,
+        2,
+        extra={"TURN_CLOCK_SCALE": str(CLOCK_SCALE), "REQUEST_TIMEOUT": "5", "RENDER_WORKERS": workers},
+    )
     tables: list[DozingTable] = []
     kill_at = restart_at = 0.0
     try:
@@ -296,7 +303,9 @@ async def run(quick: bool = False, *, games: int | None = None, seed: int = 21) 
         await asyncio.gather(*(table.play() for table in tables))
         with contextlib.suppress(asyncio.CancelledError):
             await killing
-        await asyncio.sleep(1.0)  # the last notices and results
+        # The last notices and results: until nothing more is sent (the audit below judges what was).
+        with contextlib.suppress(TimeoutError):
+            await fake.wait_idle(quiet=1.0, timeout=60.0)
     finally:
         await cluster.stop()
         await fake.stop()

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from aiogram.client.session.middlewares.base import BaseRequestMiddleware, NextRequestMiddlewareType
@@ -177,7 +177,8 @@ class SharedPacer(Pacer):
 
     Telegram counts what the bot sends, whichever process sends it, so with several instances
     the buckets must be one. Should Redis fail, this process falls back on its own buckets (and
-    says so in the log) rather than stop sending.
+    says so in the log) rather than stop sending. ``sleep`` waits for the seconds Redis names
+    (tests pass one that records the waits instead of sleeping).
     """
 
     PREFIX = "dominoes:pace:"
@@ -188,9 +189,12 @@ class SharedPacer(Pacer):
         group_per_minute: float = 20,
         chat_per_second: float = 1,
         overall_per_second: float = 30,
+        *,
+        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
     ) -> None:
         super().__init__(group_per_minute, chat_per_second, overall_per_second)
         self.redis = redis
+        self._sleep = sleep
         self._take = redis.register_script(TAKE_TOKENS)
 
     def _buckets(self, chat_id: int, *, group_only: bool = False) -> list[tuple[str, Buckets]]:
@@ -220,7 +224,7 @@ class SharedPacer(Pacer):
             return True
         try:
             while (wait := await self._wait(buckets, need, spend)) > 0:
-                await asyncio.sleep(wait)
+                await self._sleep(wait)
         except RedisError as error:
             log.warning("shared send budgets unavailable (%s); pacing this process alone", error)
             return False

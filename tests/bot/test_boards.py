@@ -94,7 +94,10 @@ async def test_moves_made_while_the_group_waits_are_shown_as_one_newest_board() 
     games = positions(6)
     screen.rows[5] = games[0].row  # the board message the painter finds stored
     boards.request(games[0])
-    await asyncio.sleep(0.01)  # the first board is shown at once and spends the group's only token
+    # The first board is shown at once and spends the group's only token.
+    async with asyncio.timeout(30):  # a generous bound; the condition is what is waited for
+        while not screen.edits:
+            await asyncio.sleep(0)
     for game in games[1:]:
         boards.request(game)
         await asyncio.sleep(0)

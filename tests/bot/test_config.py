@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
+from bot.app import main
 from bot.environment import Settings
 from tests.conftest import REPO
 
@@ -26,17 +28,36 @@ def _run(env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.parametrize("token", [None, "", "abc", "123:short", "notdigits:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"])
-def test_bad_tokens_exit_2_with_one_line(token: str | None, tmp_path: Path) -> None:
-    env = {"PYTHONPATH": str(REPO)}
-    if token is not None:
-        env["BOT_TOKEN"] = token
-    result = _run(env, tmp_path)
+def test_a_missing_token_exits_2_with_one_line(tmp_path: Path) -> None:
+    """The real process: ``python -m bot`` with no token at all exits with status 2 and one line."""
+    result = _run({"PYTHONPATH": str(REPO)}, tmp_path)
     assert result.returncode == 2
     assert result.stdout == ""
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "BOT_TOKEN" in lines[0]
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("token", [None, "", "abc", "123:short", "notdigits:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"])
+def test_bad_tokens_exit_2_with_one_line(
+    token: str | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What ``python -m bot`` runs (:func:`bot.app.main`), in this process: the same code path as
+    the subprocess above, without the seconds an interpreter takes to start."""
+    monkeypatch.chdir(tmp_path)  # an empty folder: no .env file
+    for name in list(os.environ):
+        if name.startswith(("BOT_", "TELEGRAM_")):
+            monkeypatch.delenv(name)
+    if token is not None:
+        monkeypatch.setenv("BOT_TOKEN", token)
+    with pytest.raises(SystemExit) as exited:
+        main()
+    assert exited.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "BOT_TOKEN" in lines[0]
+    assert "Traceback" not in err
 
 
 def test_an_unreachable_api_is_one_line_without_the_token(tmp_path: Path) -> None:

@@ -1,16 +1,16 @@
 """What several instances share through Redis: game locks and Telegram's send budgets.
 
 Run against the Redis server named by ``TEST_REDIS_URL`` (default ``redis://127.0.0.1:6379/15``);
-skipped where none answers. Each test works under its own key prefix.
+skipped where none answers (failed under ``CI=true``). Each test works under its own key prefix.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import secrets
-import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 import pytest_asyncio
@@ -19,6 +19,7 @@ from redis.exceptions import RedisError
 
 from bot.telegram.locks import SharedGameLocks
 from bot.telegram.pacing import SharedPacer
+from tests.conftest import server_missing
 
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
@@ -30,7 +31,7 @@ async def redis() -> AsyncIterator[Redis]:
         await client.ping()
     except (RedisError, OSError) as error:
         await client.aclose()
-        pytest.skip(f"no Redis at {REDIS_URL}: {error}")
+        server_missing(f"no Redis at {REDIS_URL}: {error}")
     yield client
     await client.aclose()
 
@@ -44,55 +45,104 @@ def fresh_prefix() -> str:
     return f"test:{secrets.token_hex(4)}:"
 
 
+class Waited(Exception):
+    """What :class:`Waits` raises in place of a wait: the test has seen the pacer hold a send back."""
+
+
+class Waits:
+    """A ``sleep`` for :class:`SharedPacer` that records the waits Redis names instead of sleeping.
+
+    With no ``then`` the first wait raises :class:`Waited`; with one, ``then()`` stands for the time
+    passing (it refills the buckets) and the pacer asks Redis again. No wall clock is read.
+    """
+
+    def __init__(self, then: Callable[[], Awaitable[None]] | None = None) -> None:
+        self.asked: list[float] = []
+        self.then = then
+
+    async def __call__(self, seconds: float) -> None:
+        self.asked.append(seconds)
+        if self.then is None:
+            raise Waited(seconds)
+        await self.then()
+
+
 async def test_two_instances_share_a_groups_budget(redis: Redis) -> None:
     prefix = fresh_prefix()
-    pacers = [prefixed(SharedPacer, prefix)(redis, 20, 0, 0) for _ in range(2)]
-    start = time.monotonic()
-    sent: list[float] = []
-
-    async def send(index: int) -> None:
+    waits = Waits()
+    pacers = [prefixed(SharedPacer, prefix)(redis, 20, 0, 0, sleep=waits) for _ in range(2)]
+    for index in range(3):  # a burst of 3 for the group, whichever instance sends
         await pacers[index % 2].before_send(-100)
-        sent.append(time.monotonic() - start)
-
-    await asyncio.gather(*(send(i) for i in range(4)))
-    # A burst of 3 for the group whichever instance sends, then one every 60/17 s.
-    assert sorted(sent)[2] < 1.0
-    assert sorted(sent)[3] > 3.0
+    assert waits.asked == []
+    for pacer in pacers:  # then either instance waits: one token every 60/17 s
+        with pytest.raises(Waited):
+            await pacer.before_send(-100)
+    assert len(waits.asked) == 2 and all(0 < wait <= 60 / 17 for wait in waits.asked), waits.asked
+    await pacers[1].before_send(-101)  # another group has a budget of its own
+    assert len(waits.asked) == 2
 
 
 async def test_private_chats_and_the_bot_budget(redis: Redis) -> None:
     prefix = fresh_prefix()
-    pacer = prefixed(SharedPacer, prefix)(redis, 0, 0, 5)
-    start = time.monotonic()
-    for _ in range(6):
-        await pacer.before_send(42)
-    # 5 a second over all chats, a burst of 5: the sixth waits about 0.2 s.
-    assert 0.1 < time.monotonic() - start < 1.5
+    waits = Waits()
+    pacer = prefixed(SharedPacer, prefix)(redis, 0, 0, 2, sleep=waits)
+    await pacer.before_send(42)
+    await pacer.before_send(43)  # 2 a second over all chats, a burst of 2
+    assert waits.asked == []
+    with pytest.raises(Waited):
+        await pacer.before_send(44)  # a third chat waits for the bot's budget: at most half a second
+    assert len(waits.asked) == 1 and 0 < waits.asked[0] <= 0.5, waits.asked
 
 
 async def test_the_board_waits_for_two_group_tokens_and_spends_none(redis: Redis) -> None:
     prefix = fresh_prefix()
-    pacer = prefixed(SharedPacer, prefix)(redis, 20, 0, 0)
+
+    async def two_tokens_later() -> None:  # what time would do: the group's bucket holds two again
+        seconds, micros = await redis.time()
+        await redis.hset(f"{prefix}group:-7", mapping={"tokens": "2", "at": str(seconds + micros / 1e6)})
+
+    waits = Waits(then=two_tokens_later)
+    pacer = prefixed(SharedPacer, prefix)(redis, 20, 0, 0, sleep=waits)
     for _ in range(2):
         await pacer.before_send(-7)
-    start = time.monotonic()
+    assert waits.asked == []
     await pacer.board_ready(-7)  # one token left: waits for a second one
-    assert time.monotonic() - start > 2.0
+    assert len(waits.asked) == 1 and 0 < waits.asked[0] <= 60 / 17, waits.asked
     await pacer.board_ready(-7)  # spent nothing: ready at once
-    assert time.monotonic() - start < 4.0
+    await pacer.before_send(-7)  # and the two tokens are still there for a message
+    assert len(waits.asked) == 1, waits.asked
 
 
-async def test_no_budget_is_no_redis_call(redis: Redis) -> None:
-    pacer = prefixed(SharedPacer, fresh_prefix())(Redis.from_url("redis://127.0.0.1:1/0"), 0, 0, 0)
-    await pacer.before_send(-1)  # no bucket applies: Redis (unreachable here) is never asked
-    await pacer.board_ready(-1)
+async def test_no_budget_is_no_redis_call(caplog: pytest.LogCaptureFixture) -> None:
+    gone = Redis.from_url("redis://127.0.0.1:1/0", socket_connect_timeout=0.5)
+    pacer = prefixed(SharedPacer, fresh_prefix())(gone, 0, 0, 0)
+    calls: list[object] = []
+
+    async def take(**arguments: object) -> str:
+        calls.append(arguments)
+        return "0"
+
+    pacer._take = take  # type: ignore[method-assign,assignment]
+    with caplog.at_level(logging.WARNING, logger="bot.telegram.pacing"):
+        await pacer.before_send(-1)  # no bucket applies: Redis is never asked
+        await pacer.board_ready(-1)
+        await pacer.before_send(42)
+    assert calls == []
+    assert caplog.records == []  # nor tried and failed (it is unreachable here)
+    await gone.aclose()
 
 
-async def test_an_unreachable_redis_falls_back_on_the_process_budget() -> None:
+async def test_an_unreachable_redis_falls_back_on_the_process_budget(caplog: pytest.LogCaptureFixture) -> None:
     gone = Redis.from_url("redis://127.0.0.1:1/0", socket_connect_timeout=0.5)
     pacer = prefixed(SharedPacer, fresh_prefix())(gone, 20, 1, 30)
-    await pacer.before_send(-1)  # logged, then paced by this process alone
+    with caplog.at_level(logging.WARNING, logger="bot.telegram.pacing"):
+        await pacer.before_send(-1)  # logged, then paced by this process alone
     await gone.aclose()
+    assert any("pacing this process alone" in record.getMessage() for record in caplog.records), caplog.text
+    # The send spent a token of this process's own buckets: the group's, the chat's and the bot's.
+    assert pacer.groups._level(-1) == pytest.approx(pacer.groups.burst - 1, abs=0.05)
+    assert pacer.chats._level(-1) == pytest.approx(pacer.chats.burst - 1, abs=0.05)
+    assert pacer.overall._level(0) < pacer.overall.burst
 
 
 async def test_one_holder_at_a_time_across_instances(redis: Redis) -> None:
@@ -118,14 +168,17 @@ async def test_a_lock_is_renewed_while_held_and_freed_when_its_holder_dies(redis
     first, second = (prefixed(SharedGameLocks, prefix)(redis, ttl=0.6) for _ in range(2))
     order: list[str] = []
 
+    first_in = asyncio.Event()
+
     async def long_holder() -> None:
         async with first(5):
             order.append("first in")
+            first_in.set()
             await asyncio.sleep(1.5)  # longer than the time to live: renewed meanwhile
             order.append("first out")
 
     async def waiter() -> None:
-        await asyncio.sleep(0.1)
+        await first_in.wait()
         async with second(5):
             order.append("second in")
 
@@ -133,8 +186,8 @@ async def test_a_lock_is_renewed_while_held_and_freed_when_its_holder_dies(redis
     assert order == ["first in", "first out", "second in"]
 
     # A holder that dies (nobody renews or releases): the lock is free once its time to live passes.
-    await redis.set(f"{prefix}7", "a dead instance's token", px=500)
-    start = time.monotonic()
-    async with second(7):
-        waited = time.monotonic() - start
-    assert 0.2 < waited < 3.0
+    dead = b"a dead instance's token"
+    await redis.set(f"{prefix}7", dead, px=500)
+    async with asyncio.timeout(30), second(7):  # a generous bound: it must not wait forever
+        held_by = await redis.get(f"{prefix}7")
+    assert held_by is not None and held_by != dead  # it waited for the dead lock to expire, not took it

@@ -22,9 +22,12 @@ from tests.e2e.fake_telegram import FakeTelegram
 from tests.e2e.launcher import REPO, BotLauncher, bot_env
 from tests.e2e.players import StoredGame, read_games
 
-__all__ = ["REPO", "BotProcess", "Checkpoint"]
+__all__ = ["CHAOS_LARGE", "REPO", "BotProcess", "Checkpoint"]
 
 ORPHAN_TIMEOUT = 15.0
+# The size of the chaos scenarios (tests/e2e/test_chaos_*.py, bench/scenarios/*): small by default,
+# the sizes of ``bench/chaos.py`` without ``--quick`` with ``CHAOS_SIZE=large``.
+CHAOS_LARGE = os.environ.get("CHAOS_SIZE", "small").strip().lower() == "large"
 TRANSCRIPT_TAIL = 200
 
 
@@ -156,6 +159,14 @@ async def running_bot(fake: FakeTelegram, workdir: Path, **environment: str | No
 @pytest_asyncio.fixture
 async def bot(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProcess]:
     async with running_bot(fake, tmp_path) as process:
+        yield process
+
+
+@pytest_asyncio.fixture
+async def bot_with_workers(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProcess]:
+    """The bot with a picture worker process (the other fixtures draw in the bot's own process):
+    for tests of what a killed bot leaves behind."""
+    async with running_bot(fake, tmp_path, RENDER_WORKERS="1") as process:
         yield process
 
 

@@ -5,7 +5,8 @@ run ``python -m bot`` as a subprocess with :class:`BotLauncher`:
 
 * :func:`bot_env` builds its environment: the caller's, without ``BOT_*``/``TELEGRAM_*`` variables
   (nor webhook, Redis or wake-up ones) that would point it elsewhere, plus the fake's token and
-  URL, a SQLite file, no computer delays and a 1-second long poll;
+  URL, a SQLite file, no computer delays, a 1-second long poll and no picture worker processes
+  (``RENDER_WORKERS=0``; ``extra`` sets it for tests about the workers);
 * :meth:`BotLauncher.start` starts it (stdout and stderr appended to one log file), notes the start
   in the fake's transcript, and waits until it polls: a ``getUpdates`` that began after that note
   was answered, so the bot has finished starting up (and resumed its games);
@@ -85,6 +86,9 @@ def bot_env(
         GROUP_MESSAGES_PER_MINUTE="0",
         CHAT_MESSAGES_PER_SECOND="0",
         MESSAGES_PER_SECOND="0",
+        # Pictures drawn in a thread of the bot's own process: spawning and warming up picture
+        # workers costs each start seconds of CPU. Tests about the workers set RENDER_WORKERS.
+        RENDER_WORKERS="0",
     )
     if heartbeat is not None:
         env["HEARTBEAT_FILE"] = str(heartbeat)

@@ -11,6 +11,7 @@ import pytest
 
 from bench.scenarios.arena import bot_running
 from bench.scenarios.concurrency import storm
+from tests.e2e.conftest import CHAOS_LARGE
 from tests.e2e.fake_telegram import FakeTelegram
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
@@ -18,9 +19,10 @@ pytestmark = pytest.mark.asyncio(loop_scope="function")
 
 async def test_a_hundred_taps_on_one_turn_apply_one_move(tmp_path: Path) -> None:
     async with FakeTelegram() as fake, bot_running(fake, tmp_path) as bot:
-        result = await storm(fake, bot, turns=3, games=1, seed="storm-test", report=False)
+        per_game, games = (10, 2) if CHAOS_LARGE else (3, 1)
+        result = await storm(fake, bot, turns=per_game, games=games, seed="storm-test", report=False)
     turns = result["turns"]
-    assert turns == 6, result
+    assert turns == 2 * per_game * games, result  # a group game and a private game each
     assert result["moves_applied_per_turn"] == [1] * turns, result
     assert result["turns_with_one_played_answer"] == turns, result
     assert result["unanswered"] == 0, result

@@ -10,12 +10,13 @@ from __future__ import annotations
 import pytest
 
 from bench.scenarios import faults
+from tests.e2e.conftest import CHAOS_LARGE
 
 pytestmark = pytest.mark.asyncio
 
 
 async def test_games_complete_under_faults() -> None:
-    figures = await faults.run(quick=True)
+    figures = await faults.run(quick=not CHAOS_LARGE)
     assert isinstance(figures["faults"], int) and figures["faults"] > 0
     assert figures["not finished"] == 0, figures["problems"]
     assert figures["finished"] == figures["games"], figures["problems"]

@@ -13,6 +13,7 @@ import pytest
 
 from bench.scenarios.arena import bot_running
 from bench.scenarios.hostile import attack
+from tests.e2e.conftest import CHAOS_LARGE
 from tests.e2e.fake_telegram import FakeTelegram
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
@@ -20,8 +21,11 @@ pytestmark = pytest.mark.asyncio(loop_scope="function")
 
 async def test_a_thousand_forged_updates(tmp_path: Path) -> None:
     async with FakeTelegram() as fake, bot_running(fake, tmp_path) as bot:
-        result = await attack(fake, bot, updates=1000, burst=100, seed="hostile-test", report=False)
-    assert result["forged_updates"] >= 1000, result
+        updates = 10_000 if CHAOS_LARGE else 1000
+        result = await attack(
+            fake, bot, updates=updates, burst=250 if CHAOS_LARGE else 100, seed="hostile-test", report=False
+        )
+    assert result["forged_updates"] >= updates, result
     assert result["bot_alive"], result
     assert result["log_errors"] == 0, result["log_error_lines"]
     assert result["illegal_changes"] == 0, result["illegal_change_lines"]

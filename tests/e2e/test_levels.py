@@ -105,7 +105,7 @@ async def test_private_game_level_chosen_then_changed_mid_game(
     fake, bot = shared_fake, shared_bot
     check = Checkpoint(fake, bot)
     ann = fake.add_user("Ann", last_name="Private")
-    first = await open_private_game(fake, ann, "draw", 2, level="hard")
+    first = await open_private_game(fake, ann, "classic", 2, level="hard")
     assert shown_level(fake, first) == "hard"
     game = private_game_of(bot, ann)
     assert computer_levels(game) == ["hard", "hard"]
@@ -142,7 +142,7 @@ async def test_private_game_level_chosen_then_changed_mid_game(
 
     result = await table.play_to_end()
     await settle(fake)
-    assert_game_over_line(result, "draw", 3)
+    assert_game_over_line(result, "classic", 3)
     assert_results_in_order(fake, ann)
     check.assert_clean()
     final = stored(bot, game.id)

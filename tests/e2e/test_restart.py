@@ -36,7 +36,8 @@ pytestmark = pytest.mark.asyncio
 PRESET = "draw"  # a match: the restarted bot also has to carry on into later rounds
 
 
-async def test_killed_mid_game_and_restarted(fake: FakeTelegram, bot: BotProcess) -> None:
+async def test_killed_mid_game_and_restarted(fake: FakeTelegram, bot_with_workers: BotProcess) -> None:
+    bot = bot_with_workers  # its picture worker must end with it
     check = Checkpoint(fake, bot)
     ann = fake.add_user("Ann")
     bob = fake.add_user("Bob")

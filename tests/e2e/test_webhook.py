@@ -4,12 +4,14 @@ polling again once started without ``WEBHOOK_URL``."""
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 
 import aiohttp
 import pytest
 
+from bot.app import main
 from tests.e2e.fake_telegram import FakeTelegram
 from tests.e2e.launcher import DEFAULT_WEBHOOK_SECRET, BotLauncher, bot_env, free_port, webhook_env
 from tests.e2e.players import Table, open_private_game, settle
@@ -72,25 +74,43 @@ async def test_a_game_by_webhook_then_back_to_polling(tmp_path: Path) -> None:
             assert await polling.stop() == 0
 
 
-async def test_webhook_settings_are_checked_at_start(tmp_path: Path) -> None:
+async def test_webhook_settings_are_checked_at_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     async with FakeTelegram() as fake:
         port = free_port()
+        # One real process: the exit status and the one line on its output.
+        bot = webhook_bot(fake, tmp_path, port, WEBHOOK_SECRET="")
+        await bot.start(wait=False)
+        assert bot.process is not None
+        assert await bot.process.wait() == 2, bot.log_tail()
+        last = bot.log().strip().splitlines()[-1]
+        assert "WEBHOOK_SECRET must be set with WEBHOOK_URL" in last, last
+        assert "Traceback" not in bot.log()
+
+        # The other settings through the same entry point (bot.app.main, what ``python -m bot``
+        # runs) in this process: the settings are checked before anything starts.
+        monkeypatch.chdir(tmp_path)  # no .env file
         for extra, complaint in (
-            ({"WEBHOOK_SECRET": ""}, "WEBHOOK_SECRET must be set with WEBHOOK_URL"),
             ({"WEBHOOK_SECRET": "has spaces"}, "WEBHOOK_SECRET may hold"),
             ({"REDIS_URL": "localhost:6379"}, "REDIS_URL must start with redis://"),
             ({"WEBHOOK_URL": "telegram.example.com"}, "WEBHOOK_URL must be an http(s) URL"),
             ({"DATABASE_URL": "mysql://root@localhost/db"}, "DATABASE_URL"),
         ):
-            bot = webhook_bot(fake, tmp_path, port, **extra)
-            await bot.start(wait=False)
-            assert bot.process is not None
-            status = await bot.process.wait()
-            assert status in (1, 2), bot.log_tail()
-            last = bot.log().strip().splitlines()[-1]
-            assert complaint in last, last
-            assert "Traceback" not in bot.log()
-            assert DEFAULT_WEBHOOK_SECRET not in bot.log()
+            with monkeypatch.context() as settings:
+                for name in list(os.environ):
+                    settings.delenv(name)
+                for name, value in webhook_bot(fake, tmp_path, port, **extra).environment.items():
+                    settings.setenv(name, value)
+                with pytest.raises(SystemExit) as exited:
+                    main()
+            out, err = capsys.readouterr()
+            assert exited.value.code == 2, err
+            assert out == ""
+            lines = err.strip().splitlines()
+            assert len(lines) == 1 and complaint in lines[0], err
+            assert "Traceback" not in err
+            assert DEFAULT_WEBHOOK_SECRET not in err
 
 
 async def test_servers_that_do_not_answer_are_one_line_at_start(tmp_path: Path) -> None:

@@ -6,9 +6,8 @@ block, all 28 tiles dealt, the 6-6 holder leads 6-6) and OpenSpiel's
 leads any tile). Each foreign game is one of our :class:`Rules` *values*
 below, never new engine code.
 
-This module imports neither foreign package, so that it can be collected
-(doctests) where they are not installed; the test modules import them with
-``pytest.importorskip``.
+This module imports neither foreign package; the test modules import them
+(both are required by the test extra).
 
 >>> BLOCK_4X7.hand_size(4), BLOCK_4X7.starter.value, BLOCK_2X7.hand_size(2), BLOCK_2X7.starter.value
 (7, 'highest', 7, 'match')

@@ -32,7 +32,9 @@ import itertools
 import random
 from typing import Any
 
+import pyspiel
 import pytest
+from open_spiel.python.games import block_dominoes  # registers the game
 
 from engine import ENDS, Move, Passed, Played, RoundEnd, RoundState, Tile, tile_of
 from tests.engine.anchors import (
@@ -44,9 +46,6 @@ from tests.engine.anchors import (
     trailing_passes,
     turn_order_problems,
 )
-
-pyspiel = pytest.importorskip("pyspiel")
-block_dominoes = pytest.importorskip("open_spiel.python.games.block_dominoes")  # registers the game
 
 SEATS = 2
 FIRST = 0  # OpenSpiel's player 0 always moves first

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from engine import Match, Rules
 from engine.players import Medium, Player
 
@@ -30,7 +28,6 @@ def _play(rules: Rules, seats: int, players: list[Player], seed: int) -> Match:
 
 
 def test_openspiel_ismcts_through_the_bridge() -> None:
-    pytest.importorskip("pyspiel")
     from bench.bridges import BLOCK_2X7, OpenSpielISMCTS
 
     bot = OpenSpielISMCTS(simulations=20)
@@ -39,7 +36,6 @@ def test_openspiel_ismcts_through_the_bridge() -> None:
 
 
 def test_dominoes_search_through_the_bridge() -> None:
-    pytest.importorskip("dominoes")
     from bench.bridges import BLOCK_4X7, DominoesSearch
 
     bot = DominoesSearch(sample_size=2, start_move=14)
@@ -48,7 +44,6 @@ def test_dominoes_search_through_the_bridge() -> None:
 
 
 def test_the_openspiel_resampler_keeps_what_the_bot_knows() -> None:
-    pytest.importorskip("pyspiel")
     import numpy as np
 
     from bench.bridges import BLOCK_2X7, OpenSpielISMCTS

@@ -6,9 +6,6 @@ import io
 import random
 
 import pytest
-
-pytest.importorskip("PIL")
-
 from PIL import Image, ImageChops, ImageStat
 
 from renderer.encode import BUDGET, FORMATS, PhotoLimitError, check_limits, encode, encode_as, to_palette

@@ -13,9 +13,6 @@ import os
 from pathlib import Path
 
 import pytest
-
-pytest.importorskip("PIL")
-
 from PIL import Image, ImageChops
 
 from renderer.examples import EXAMPLES

@@ -98,7 +98,6 @@ def test_every_tile_in_one_line() -> None:
 
 
 def test_four_long_arms_make_a_pinwheel() -> None:
-    pytest.importorskip("PIL")  # the example positions live beside the Pillow examples
     from renderer.examples import spread_line
 
     line = spread_line(tile_of(5, 5), 25, seed=3)

@@ -8,9 +8,6 @@ import random
 from collections.abc import Iterator
 
 import pytest
-
-pytest.importorskip("PIL")
-
 from PIL import Image
 
 from engine.errors import RoundNotOverError

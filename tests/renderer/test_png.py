@@ -8,9 +8,6 @@ import struct
 import zlib
 
 import pytest
-
-pytest.importorskip("PIL")
-
 from PIL import Image
 
 from renderer import palette, png, theme

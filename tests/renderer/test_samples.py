@@ -9,10 +9,6 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-import pytest
-
-pytest.importorskip("PIL")
-
 from PIL import Image
 
 from renderer.examples import EXAMPLES, write_samples

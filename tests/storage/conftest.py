@@ -4,7 +4,8 @@ PostgreSQL is the server at ``TEST_POSTGRES_URL`` (default
 ``postgresql://postgres@127.0.0.1:5432/postgres``). Each test gets a fresh schema ``t_<random>``
 (the database is opened with ``?search_path=t_<random>``), dropped with everything in it afterwards,
 so tests never see each other's rows. Where the server cannot be reached within about 2 seconds,
-the PostgreSQL variants are skipped, saying why; they never fail or hang for want of a server.
+the PostgreSQL variants are skipped, saying why, and never hang for want of a server; under
+``CI=true`` they fail instead (:func:`tests.conftest.server_missing`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import pytest
 import pytest_asyncio
 
 from storage import Database
+from tests.conftest import server_missing
 
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 CONNECT_SECONDS = 2.0
@@ -35,9 +37,9 @@ def with_search_path(url: str, schema: str) -> str:
 
 
 async def admin_connection() -> asyncpg.Connection:
-    """A connection to the test server, or a skip (with the reason) if there is none."""
+    """A connection to the test server, or a skip (a failure under CI=true), with the reason, if there is none."""
     if _unreachable:
-        pytest.skip(_unreachable[0])
+        server_missing(_unreachable[0])
     try:
         # asyncpg's own timeout covers connecting; wait_for bounds anything else it might wait on.
         connection: asyncpg.Connection = await asyncio.wait_for(
@@ -47,7 +49,7 @@ async def admin_connection() -> asyncpg.Connection:
         _unreachable.append(
             f"PostgreSQL is not reachable at TEST_POSTGRES_URL ({type(error).__name__}); set it to run these"
         )
-        pytest.skip(_unreachable[0])
+        server_missing(_unreachable[0])
     return connection
 
 
