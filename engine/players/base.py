@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
+from engine.errors import NotMyTurnError as NotMyTurnError  # its home was here
 from engine.events import Drew, Passed, Played
 from engine.line import End
 from engine.observation import Observation
@@ -27,12 +28,6 @@ class Player(Protocol):
     def choose(self, observation: Observation, rng: random.Random) -> Move:
         """A legal move for ``observation``'s seat, which must be the seat to play."""
         ...
-
-
-class NotMyTurnError(ValueError):
-    """A player was asked to move for a seat that is not to play (or in a finished round)."""
-
-    code = "not_your_turn"
 
 
 def legal_moves(observation: Observation) -> list[Move]:
