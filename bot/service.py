@@ -19,7 +19,7 @@ from bot.clock import TurnClock
 from bot.locks import GameLocks
 from bot.presenter import Presenter
 from bot.tables import DEFAULT_LEVEL, Game, Seat, TableDoc, computer_name, load_game, record_of, remember, turn_number
-from engine import IllegalMoveError, Match, Move, Rules, Tile
+from engine import EndRequiredError, IllegalMoveError, Match, Move, Rules, Tile
 from engine.players import LEVELS, player_for
 from storage import ChatBusyError, Database, GameStatus, StaleVersionError
 from storage.games import MoveLog
@@ -300,22 +300,16 @@ class GameService:
                 raise TableError("stale")
             if not absence.present(game.doc, seat):
                 raise TableError("seat_away")
-            state = match.round
-            if state.is_over or state.turn != seat:
-                raise TableError("not_your_turn")
-            if tile not in state.hands[seat]:
-                raise TableError("not_in_hand")
-            if end is None and not state.line.is_empty:
-                ends = state.line.ends_for(tile)
-                if not ends:
-                    raise TableError("does_not_fit")
-                if len(ends) > 1:
-                    return TapOutcome(game, played=False, choose_ends=tuple(ends), tile=tile)
-            game = Game(game.row, absence.moved(game.doc, seat), match)  # their run-outs of the clock start again
+            move = Move(tile, end)  # type: ignore[arg-type]
             try:
-                game = await self._play(game, seat, Move(tile, end), by_computer=False)  # type: ignore[arg-type]
-            except IllegalMoveError as error:
-                raise TableError(error.code) from None
+                match.check(move, seat=seat)  # the engine's own checks, the very ones that apply makes
+            except EndRequiredError as error:
+                return TapOutcome(game, played=False, choose_ends=error.ends, tile=tile)
+            except IllegalMoveError as error:  # not_in_hand, does_not_fit, forced_lead, end_not_open ...
+                finished_or_other_seat = error.code in ("game_over", "out_of_turn")
+                raise TableError("not_your_turn" if finished_or_other_seat else error.code) from None
+            game = Game(game.row, absence.moved(game.doc, seat), match)  # their run-outs of the clock start again
+            game = await self._play(game, seat, move, by_computer=False)
         return TapOutcome(game, played=True)
 
     async def _play(self, game: Game, seat: int, move: Move, *, by_computer: bool) -> Game:
