@@ -16,14 +16,22 @@ from engine.errors import (
     DealError,
     EndNotOpenError,
     EndRequiredError,
+    EngineError,
     ForcedLeadError,
     GameOverError,
     IllegalMoveError,
     MissingFirstError,
+    NotMyTurnError,
     PositionError,
+    RecordError,
+    RequestError,
     RoundNotOverError,
+    SeatCountError,
     TileDoesNotFitError,
+    TileError,
     TileNotInHandError,
+    UnknownLevelError,
+    UnknownPresetError,
     WrongFirstError,
     WrongSeatError,
 )
@@ -31,7 +39,7 @@ from engine.events import Drew, Event, Passed, Played
 from engine.line import ENDS, End, Line, Placed, SpinnerAt
 from engine.match import Match
 from engine.observation import Observation, Table
-from engine.record import Record, RecordError, loads, read_record, replay, summary, write_record
+from engine.record import Record, loads, read_record, replay, summary, write_record
 from engine.rules import (
     PRESETS,
     Boneyard,
@@ -39,12 +47,10 @@ from engine.rules import (
     InPlay,
     RoundScoring,
     Rules,
-    SeatCountError,
     Starter,
-    UnknownPresetError,
 )
 from engine.state import Deal, Move, Outcome, RoundEnd, RoundState, legal_moves_for, round_to_five
-from engine.tiles import ALL_TILES, Tile, TileError, tile_of
+from engine.tiles import ALL_TILES, Tile, tile_of
 
 __all__ = [
     "ALL_TILES",
@@ -57,6 +63,7 @@ __all__ = [
     "End",
     "EndNotOpenError",
     "EndRequiredError",
+    "EngineError",
     "Event",
     "FishTie",
     "ForcedLeadError",
@@ -67,6 +74,7 @@ __all__ = [
     "Match",
     "MissingFirstError",
     "Move",
+    "NotMyTurnError",
     "Observation",
     "Outcome",
     "Passed",
@@ -75,6 +83,7 @@ __all__ = [
     "PositionError",
     "Record",
     "RecordError",
+    "RequestError",
     "RoundEnd",
     "RoundNotOverError",
     "RoundScoring",
@@ -88,6 +97,7 @@ __all__ = [
     "TileDoesNotFitError",
     "TileError",
     "TileNotInHandError",
+    "UnknownLevelError",
     "UnknownPresetError",
     "WrongFirstError",
     "WrongSeatError",

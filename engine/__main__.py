@@ -7,7 +7,8 @@ import json
 import sys
 from collections.abc import Sequence
 
-from engine.record import RecordError, loads, replay, summary
+from engine.errors import RecordError
+from engine.record import loads, replay, summary
 
 
 def _replay(path: str) -> int:

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from engine.errors import GameOverError, RoundNotOverError, WrongFirstError
+from engine.line import End
 from engine.observation import Observation, Table
 from engine.rules import Rules, Starter
 from engine.state import Move, Outcome, RoundState
@@ -85,6 +86,10 @@ class Match(NamedTuple):
 
     def outcomes(self) -> list[Outcome]:
         return [outcome for state in self.rounds if (outcome := state.outcome()) is not None]
+
+    def check(self, move: Move, seat: int | None = None) -> End | None:
+        """Check ``move`` in the current round without playing it (see :meth:`RoundState.check`)."""
+        return self.rounds[-1].check(move, seat)
 
     def apply(self, move: Move, seat: int | None = None) -> Match:
         """Play ``move`` in the current round (see :meth:`RoundState.apply`)."""

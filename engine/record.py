@@ -16,24 +16,15 @@ import json
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from engine.errors import DealError, IllegalMoveError
+from engine.errors import DealError, IllegalMoveError, SeatCountError, TileError, UnknownPresetError
+from engine.errors import RecordError as RecordError  # its home was here
 from engine.line import End
 from engine.match import Match
-from engine.rules import Rules, SeatCountError, UnknownPresetError
+from engine.rules import Rules
 from engine.state import Move, RoundState
-from engine.tiles import Tile, TileError
+from engine.tiles import Tile
 
 FORMAT = "dominoes-record/1"
-
-
-class RecordError(ValueError):
-    """A record that cannot be replayed; ``where`` names the round and play."""
-
-    def __init__(self, code: str, where: str, message: str) -> None:
-        super().__init__(f"{where}: {code}: {message}")
-        self.code = code
-        self.where = where
-        self.message = message
 
 
 class PlayRecord(NamedTuple):

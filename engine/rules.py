@@ -20,13 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 
-
-class UnknownPresetError(ValueError):
-    code = "unknown_preset"
-
-
-class SeatCountError(ValueError):
-    code = "bad_seats"
+from engine.errors import SeatCountError as SeatCountError  # their home was here
+from engine.errors import UnknownPresetError as UnknownPresetError
 
 
 class Starter(enum.Enum):

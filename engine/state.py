@@ -318,7 +318,47 @@ class RoundState(NamedTuple):
     # --- moving ---------------------------------------------------------------------
 
     def check(self, move: Move, seat: int | None = None) -> End | None:
-        """The end ``move`` goes on, or the precise error that :meth:`apply` would raise."""
+        """The end ``move`` goes on (None for the lead), or the precise error that :meth:`apply` would raise.
+
+        :meth:`apply` makes exactly these checks, so a caller that wants to know
+        whether a move is legal (a UI before it plays a tap) asks here instead of
+        repeating them. ``seat``, when given, must be the seat to play. The error
+        is a subclass of :class:`~engine.errors.IllegalMoveError`, in this order:
+        :class:`~engine.errors.GameOverError` (``game_over``),
+        :class:`~engine.errors.WrongSeatError` (``out_of_turn``),
+        :class:`~engine.errors.TileNotInHandError` (``not_in_hand``),
+        :class:`~engine.errors.ForcedLeadError` (``forced_lead``),
+        :class:`~engine.errors.TileDoesNotFitError` (``does_not_fit``),
+        :class:`~engine.errors.EndRequiredError` (``missing_end``, with the ``ends``
+        that the tile fits) and :class:`~engine.errors.EndNotOpenError` (``end_not_open``).
+
+        >>> from engine.errors import EndRequiredError, IllegalMoveError
+        >>> from engine.rules import Rules
+        >>> hands = [
+        ...     (Tile(6, 6), Tile(6, 5), Tile(6, 4), Tile(6, 3), Tile(6, 2), Tile(6, 1), Tile(5, 5)),
+        ...     (Tile(4, 4), Tile(5, 4), Tile(6, 0), Tile(5, 2), Tile(4, 1), Tile(3, 3), Tile(2, 2)),
+        ... ]
+        >>> boneyard = [tile for tile in ALL_TILES if not any(tile in hand for hand in hands)]
+        >>> state = RoundState.start(Rules.preset("duel"), hands, boneyard, 0)
+        >>> state.check(Move(Tile(6, 6)), seat=0) is None  # the lead goes on no end
+        True
+        >>> state = state.apply(Move(Tile(6, 6)))
+        >>> try:
+        ...     state.check(Move(Tile(6, 0)), seat=1)
+        ... except EndRequiredError as error:  # "which end?"
+        ...     print(error.code, error.ends)
+        missing_end (<End.LEFT: 'left'>, <End.RIGHT: 'right'>)
+        >>> state.check(Move(Tile(6, 0), End.LEFT), seat=1)
+        <End.LEFT: 'left'>
+        >>> for move, seat in [(Move(Tile(4, 4)), 1), (Move(Tile(6, 5)), 1), (Move(Tile(6, 0)), 0)]:
+        ...     try:
+        ...         state.check(move, seat=seat)
+        ...     except IllegalMoveError as error:
+        ...         print(f"{error.code}: {error}")
+        does_not_fit: 4-4 fits none of the open ends left 6, right 6
+        not_in_hand: 6-5 is not in seat 1's hand
+        out_of_turn: it is seat 1's turn, not seat 0's
+        """
         if self.end is not None:
             raise GameOverError("the round is over")
         if seat is not None and seat != self.turn:
@@ -336,7 +376,7 @@ class RoundState(NamedTuple):
                 raise TileDoesNotFitError(f"{tile} fits none of the open ends {_ends_text(self.line)}")
             if len(fitting) > 1:
                 names = ", ".join(end.value for end in fitting)
-                raise EndRequiredError(f"{tile} fits more than one end ({names}); say which")
+                raise EndRequiredError(f"{tile} fits more than one end ({names}); say which", tuple(fitting))
             return fitting[0]
         if move.end not in fitting:
             value = self.line.ends[ENDS.index(move.end)]

@@ -34,12 +34,10 @@ import sys
 from collections.abc import Iterable
 from typing import Any, TextIO
 
+from engine.errors import RecordError
+from engine.errors import RequestError as RequestError  # its home was here
 from engine.players import LEVELS, player_for
-from engine.record import RecordError, read_record, replay
-
-
-class RequestError(ValueError):
-    """A request that cannot be answered; its message is the answer's ``error``."""
+from engine.record import read_record, replay
 
 
 def answer(request: Any) -> dict[str, Any]:

@@ -13,13 +13,9 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from engine.errors import TileError as TileError  # its home was here
+
 _TILE_TEXT = re.compile(r"^\s*([0-6])\s*-\s*([0-6])\s*$")
-
-
-class TileError(ValueError):
-    """A string that is not a tile of the double-six set."""
-
-    code = "bad_tile"
 
 
 class Tile(NamedTuple):

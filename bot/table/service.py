@@ -33,7 +33,7 @@ from bot.telegram.locks import GameLocks
 from bot.telegram.people import Person
 from bot.words import texts
 from bot.words.refusals import Refusal
-from engine import IllegalMoveError, Match, Move, Rules, Tile
+from engine import EndRequiredError, IllegalMoveError, Match, Move, Rules, Tile
 from engine.players import LEVELS, player_for
 from storage import ChatBusyError, Database, GameStatus, StaleVersionError
 from storage.games import MoveLog
@@ -337,22 +337,15 @@ class GameService:
                 raise TableError(Refusal.STALE)
             if not absence.present(game.doc, seat):
                 raise TableError(Refusal.SEAT_AWAY)
-            state = match.round
-            if state.is_over or state.turn != seat:
-                raise TableError(Refusal.NOT_YOUR_TURN)
-            if tile not in state.hands[seat]:
-                raise TableError(Refusal.NOT_IN_HAND)
-            if end is None and not state.line.is_empty:
-                ends = state.line.ends_for(tile)
-                if not ends:
-                    raise TableError(Refusal.DOES_NOT_FIT)
-                if len(ends) > 1:
-                    return TapOutcome(game, played=False, choose_ends=tuple(ends), tile=tile)
-            game = Game(game.row, absence.moved(game.doc, seat), match)  # their run-outs of the clock start again
+            move = Move(tile, end)  # type: ignore[arg-type]
             try:
-                game = await self._play(game, seat, Move(tile, end), by_computer=False)  # type: ignore[arg-type]
-            except IllegalMoveError as error:
+                match.check(move, seat=seat)  # the engine's own checks, the very ones that apply makes
+            except EndRequiredError as error:
+                return TapOutcome(game, played=False, choose_ends=error.ends, tile=tile)
+            except IllegalMoveError as error:  # out_of_turn, game_over, not_in_hand, does_not_fit, forced_lead ...
                 raise TableError(Refusal.for_engine_code(error.code)) from None
+            game = Game(game.row, absence.moved(game.doc, seat), match)  # their run-outs of the clock start again
+            game = await self._play(game, seat, move, by_computer=False)
         return TapOutcome(game, played=True)
 
     async def _play(self, game: Game, seat: int, move: Move, *, by_computer: bool) -> Game:

@@ -15,16 +15,13 @@ True
 
 from __future__ import annotations
 
-from engine.players.base import NotMyTurnError, Player
+from engine.errors import NotMyTurnError, UnknownLevelError
+from engine.players.base import Player
 from engine.players.easy import Easy
 from engine.players.hard import Hard
 from engine.players.medium import Medium
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
-
-
-class UnknownLevelError(ValueError):
-    code = "unknown_level"
 
 
 def player_for(level: str) -> Player:

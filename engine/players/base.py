@@ -9,8 +9,9 @@ source of chance, so the same observation and the same seed give the same move.
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from typing import Protocol, TypeVar
 
+from engine.errors import NotMyTurnError as NotMyTurnError  # its home was here
 from engine.events import Drew, Passed, Played
 from engine.line import End
 from engine.observation import Observation
@@ -29,12 +30,6 @@ class Player(Protocol):
         ...
 
 
-class NotMyTurnError(ValueError):
-    """A player was asked to move for a seat that is not to play (or in a finished round)."""
-
-    code = "not_your_turn"
-
-
 def legal_moves(observation: Observation) -> list[Move]:
     """The seat's legal moves; raises :class:`NotMyTurnError` when it has none to choose from."""
     moves = observation.legal_moves()
@@ -43,13 +38,43 @@ def legal_moves(observation: Observation) -> list[Move]:
     return moves
 
 
-def distinct_moves(observation: Observation, moves: list[Move]) -> list[Move]:
+MoveLike = TypeVar("MoveLike", bound=tuple[object, object])
+"""A move as ``(tile, end)``: a :class:`~engine.state.Move`, or the simulator's ``(tile index, end index)``."""
+
+
+def without_mirror_images(
+    moves: list[MoveLike], *, spinner: bool, led: bool, left: object, right: object, right_end: object
+) -> list[MoveLike]:
     """``moves`` less the mirror images: without a spinner the line's two arms are alike, so a tile
-    on the left end showing n is the same move as on the right end showing n."""
-    line = observation.table.line
-    if observation.table.rules.spinner or line.lead is None or line.ends[0] != line.ends[1]:
+    on the left end showing n is the same move as on the right end showing n, and only the left one
+    is kept. ``left`` and ``right`` are the numbers those ends show, ``right_end`` is how a move
+    names the right end (``End.RIGHT``, or the simulator's end index 1).
+
+    The one rule for both the players' :func:`distinct_moves` and the simulator's
+    :meth:`~engine.players.sim.Sim.distinct_moves`:
+
+    >>> moves = [("6-3", "left"), ("6-3", "right"), ("5-3", "left")]
+    >>> without_mirror_images(moves, spinner=False, led=True, left=3, right=3, right_end="right")
+    [('6-3', 'left'), ('5-3', 'left')]
+    >>> without_mirror_images(moves, spinner=True, led=True, left=3, right=3, right_end="right") == moves
+    True
+    """
+    if spinner or not led or left != right:
         return moves
-    return [move for move in moves if move.end is not End.RIGHT]
+    return [move for move in moves if move[1] != right_end]
+
+
+def distinct_moves(observation: Observation, moves: list[Move]) -> list[Move]:
+    """``moves`` less the mirror images (see :func:`without_mirror_images`)."""
+    line = observation.table.line
+    return without_mirror_images(
+        moves,
+        spinner=observation.table.rules.spinner,
+        led=line.lead is not None,
+        left=line.ends[0],
+        right=line.ends[1],
+        right_end=End.RIGHT,
+    )
 
 
 def missing_numbers(observation: Observation) -> tuple[frozenset[int], ...]:

@@ -29,6 +29,7 @@ import random
 from collections.abc import Sequence
 
 from engine.line import ENDS, End
+from engine.players.base import without_mirror_images
 from engine.rules import InPlay, Rules
 from engine.state import Move, RoundState, find_starter, round_score
 from engine.tiles import ALL_TILES, Tile
@@ -260,10 +261,10 @@ class Sim:
     def distinct_moves(self) -> list[SimMove]:
         """:meth:`moves` without the mirror duplicates: without a spinner, two ends showing the
         same number lead to the same position (the line's two arms are interchangeable)."""
-        found = self.moves()
-        if self.spinner_rule or self.lead < 0 or self.ends[0] != self.ends[1]:
-            return found
-        return [move for move in found if move[1] != 1]
+        ends = self.ends
+        return without_mirror_images(
+            self.moves(), spinner=self.spinner_rule, led=self.lead >= 0, left=ends[0], right=ends[1], right_end=1
+        )
 
     def count(self) -> int:
         """The open ends added up as ``fives`` counts them (:meth:`Line.fives_count`)."""
