@@ -43,7 +43,7 @@ async def leave_command(message: Message, person: Person, service: GameService) 
 async def kill_command(message: Message, person: Person, service: GameService, db: Database, bot: Bot) -> None:
     game = await db.games.active_in_chat(message.chat.id)
     if game is None:
-        await message.reply(manners_texts.no_game_here())
+        await message.reply(Refusal.NO_GAME_HERE.text)
         return
     if not await may_rule(bot, game, message):
         await message.reply(Refusal.KILL_REFUSED.text)
@@ -63,7 +63,7 @@ async def kick_command(message: Message, person: Person, service: GameService, d
         return
     game = await db.games.active_in_chat(message.chat.id)
     if game is None:
-        await message.reply(manners_texts.no_game_here())
+        await message.reply(Refusal.NO_GAME_HERE.text)
         return
     if not await may_rule(bot, game, message):
         await message.reply(Refusal.KICK_REFUSED.text)

@@ -13,6 +13,7 @@ import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Protocol
 
 from bot.display.presenter import Presenter
@@ -128,19 +129,9 @@ class GameService:
 
     def _connect(self, manners: TableManners) -> None:
         """The clock's run-outs, undeliverable hands and woken games go to ``manners``, with this service."""
-
-        async def expired(game_id: int, turn: int) -> None:
-            await manners.time_ran_out(self, game_id, turn)
-
-        async def unreachable(game: Game, seats: list[int]) -> Game:
-            return await manners.seats_unreachable(self, game, seats)
-
-        async def woken(game_id: int) -> None:
-            await manners.pay_owed(self, game_id)
-
-        self.clock.on_expiry = expired
-        self.presenter.on_unreachable = unreachable
-        self.after_wake = woken
+        self.clock.on_expiry = partial(manners.time_ran_out, self)
+        self.presenter.on_unreachable = partial(manners.seats_unreachable, self)
+        self.after_wake = partial(manners.pay_owed, self)
 
     @asynccontextmanager
     async def locked(self, game_id: int) -> AsyncIterator[Game]:

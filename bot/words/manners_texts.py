@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.words.i18n import N_, _
+from bot.words.i18n import _
 from bot.words.texts import escape, lobby_closed
 
 
@@ -20,13 +20,6 @@ def hand_away_line() -> str:
 
 def kick_how() -> str:
     return _("Reply with /kick to a message of the player whose seat a computer should take.")
-
-
-NO_GAME_HERE = N_("There is no game here right now. Type /new to start one.")
-
-
-def no_game_here() -> str:
-    return _(NO_GAME_HERE)
 
 
 def lobby_clock_button(seconds: int) -> str:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import enum
 
 from bot.words.i18n import N_, _
-from bot.words.manners_texts import NO_GAME_HERE
 
 
 class Answer(enum.Enum):
@@ -64,7 +63,7 @@ class Refusal(Answer):
     KILL_REFUSED = N_("Only the player who opened the game or a chat administrator can end it.")
     KICK_REFUSED = N_("Only the player who opened the game or a chat administrator can give a seat to a computer.")
     KICK_NOT_PLAYER = N_("That person is not playing in this game.")
-    NO_GAME_HERE = NO_GAME_HERE
+    NO_GAME_HERE = N_("There is no game here right now. Type /new to start one.")
 
     @classmethod
     def for_engine_code(cls, code: str) -> Refusal:
