@@ -104,8 +104,8 @@ def ours_simulator(rules: Rules, seats: int, first: int | None) -> Callable[[int
 
 def openspiel_block() -> Callable[[int], PlayOne] | str:
     try:
-        import pyspiel  # type: ignore[import-not-found]
-        from open_spiel.python.games import block_dominoes  # type: ignore[import-untyped]  # noqa: F401 - registers it
+        import pyspiel
+        from open_spiel.python.games import block_dominoes  # noqa: F401 - registers it
     except ModuleNotFoundError as missing:
         return f"not installed ({missing.name})"
     game = pyspiel.load_game("python_block_dominoes")
@@ -131,7 +131,7 @@ def openspiel_block() -> Callable[[int], PlayOne] | str:
 
 def dominoes_package() -> Callable[[int], PlayOne] | str:
     try:
-        import dominoes  # type: ignore[import-untyped]
+        import dominoes
     except ModuleNotFoundError as missing:
         return f"not installed ({missing.name})"
     six_six = dominoes.Domino(6, 6)

@@ -29,6 +29,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -270,7 +271,7 @@ def encodings(images: dict[str, Image.Image], runs: int) -> list[str]:
         cells = []
         for image in images.values():
             slow = label.startswith(("Pillow PNG, level 9", "WebP"))
-            took = median_ms(lambda im=image, f=make: f(im), 3 if slow else runs, png.CACHE.clear if banded else None)
+            took = median_ms(partial(make, image), 3 if slow else runs, png.CACHE.clear if banded else None)
             cells.append(f"{took:7.2f} ms {len(make(image)) / 1000:6.1f} KB")
         lines.append(f"  {label:28}" + "".join(f"{cell:>26}" for cell in cells))
     return lines

@@ -3,7 +3,7 @@
 ``fake`` is a started :class:`FakeTelegram`; ``bot`` is a :class:`BotProcess` that runs
 ``python -m bot`` against it with a fresh SQLite file, and can be stopped, killed (SIGKILL)
 and started again on the same database.  Starting, waiting until it polls and stopping are
-:class:`tests.e2e.launcher.BotLauncher`'s, shared with ``bench/bot.py``.  When a test fails,
+:class:`testkit.launcher.BotLauncher`'s, shared with ``bench/bot.py``.  When a test fails,
 its report gets the fake's transcript and the bot's log as extra sections.
 """
 
@@ -18,14 +18,15 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from tests.e2e.fake_telegram import FakeTelegram
-from tests.e2e.launcher import REPO, BotLauncher, bot_env
-from tests.e2e.players import StoredGame, read_games
+from testkit.fake_telegram import Chat, FakeTelegram, Message, User
+from testkit.launcher import REPO, BotLauncher, bot_env
+from testkit.people import players
+from testkit.people.players import StoredGame, read_games
 
-__all__ = ["CHAOS_LARGE", "REPO", "BotProcess", "Checkpoint"]
+__all__ = ["CHAOS_LARGE", "REPO", "BotProcess", "Checkpoint", "results_after"]
 
 ORPHAN_TIMEOUT = 15.0
-# The size of the chaos scenarios (tests/e2e/test_chaos_*.py, bench/scenarios/*): small by default,
+# The size of the chaos scenarios (tests/e2e/test_chaos_*.py, testkit/scenarios/*): small by default,
 # the sizes of ``bench/chaos.py`` without ``--quick`` with ``CHAOS_SIZE=large``.
 CHAOS_LARGE = os.environ.get("CHAOS_SIZE", "small").strip().lower() == "large"
 TRANSCRIPT_TAIL = 200
@@ -182,3 +183,18 @@ async def shared_fake() -> AsyncIterator[FakeTelegram]:
 async def shared_bot(shared_fake: FakeTelegram, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotProcess]:
     async with running_bot(shared_fake, tmp_path_factory.mktemp("bot")) as process:
         yield process
+
+
+def results_after(monkeypatch: pytest.MonkeyPatch, floor: dict[int, int]) -> None:
+    """Make :class:`players.Table` see only results newer than ``floor`` (chat id -> message id):
+    a rematch is played where the finished game's result still stands."""
+    original = players.final_result
+
+    def newer(fake: FakeTelegram, chat: Chat | User) -> Message | None:
+        found = original(fake, chat)
+        chat_id = fake._as_chat(chat).id
+        if found is not None and found.message_id <= floor.get(chat_id, 0):
+            return None
+        return found
+
+    monkeypatch.setattr(players, "final_result", newer)

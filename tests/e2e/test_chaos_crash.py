@@ -2,14 +2,14 @@
 
 The bot is killed mid-move, mid-send and when a round changes, restarted on the same database,
 and every game must finish with no move lost or applied twice, the SQLite file intact after
-each kill, and nothing unhandled in the bot's log (``bench/scenarios/crash.py``).
+each kill, and nothing unhandled in the bot's log (``testkit/scenarios/crash.py``).
 """
 
 from __future__ import annotations
 
 import pytest
 
-from bench.scenarios import crash
+from testkit.scenarios import crash
 from tests.e2e.conftest import CHAOS_LARGE
 
 pytestmark = pytest.mark.asyncio

@@ -2,14 +2,14 @@
 
 About 10 % of the bot's Bot API calls answer 429 (retry after 1 s) or 500, hang past the bot's
 request timeout, or lose their connection; every game must finish with no move lost or applied
-twice, no exception in the bot's log and no Telegram rule broken (``bench/scenarios/faults.py``).
+twice, no exception in the bot's log and no Telegram rule broken (``testkit/scenarios/faults.py``).
 """
 
 from __future__ import annotations
 
 import pytest
 
-from bench.scenarios import faults
+from testkit.scenarios import faults
 from tests.e2e.conftest import CHAOS_LARGE
 
 pytestmark = pytest.mark.asyncio

@@ -1,4 +1,4 @@
-"""Secrecy under fire, the fast part of ``bench/scenarios/secrecy.py``: a handful of whole games.
+"""Secrecy under fire, the fast part of ``testkit/scenarios/secrecy.py``: a handful of whole games.
 
 Group games with people and computers, private games and a friend room, played at once by the
 real bot; then every text, caption, button, tap answer and picture any chat was sent is checked
@@ -14,10 +14,10 @@ import inspect
 import logging
 import sys
 
-from bench.scenarios import secrecy
 from bot.app import RedactingFormatter, redact
 from bot.display.pictures import PictureMaker
 from engine import Table
+from testkit.scenarios import secrecy
 from tests.e2e.conftest import CHAOS_LARGE
 
 

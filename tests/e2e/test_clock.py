@@ -16,9 +16,8 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
-from tests.e2e.conftest import BotProcess, Checkpoint, running_bot
-from tests.e2e.fake_telegram import Chat, FakeTelegram, Message, User
-from tests.e2e.players import (
+from testkit.fake_telegram import Chat, FakeTelegram, Message, User
+from testkit.people.players import (
     TURN_TIMEOUT,
     Lobby,
     Table,
@@ -30,6 +29,7 @@ from tests.e2e.players import (
     settle,
     start_game,
 )
+from tests.e2e.conftest import BotProcess, Checkpoint, running_bot
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

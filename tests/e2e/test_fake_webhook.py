@@ -30,13 +30,13 @@ from aiogram.exceptions import TelegramBadRequest, TelegramConflictError, Telegr
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler
 from aiohttp import web
 
-from tests.e2e.balancer import Balancer
-from tests.e2e.fake_telegram import FakeTelegram
-from tests.e2e.fake_telegram import errors as tg
-from tests.e2e.fake_telegram.spec import answer_problems
-from tests.e2e.fake_telegram.updates import PendingUpdate
-from tests.e2e.fake_telegram.webhook import parse_answer, parse_url, queue_key
-from tests.e2e.launcher import DEFAULT_WEBHOOK_SECRET, BotLauncher, free_port, webhook_env
+from testkit.balancer import Balancer
+from testkit.fake_telegram import FakeTelegram
+from testkit.fake_telegram import errors as tg
+from testkit.fake_telegram.spec import answer_problems
+from testkit.fake_telegram.updates import PendingUpdate
+from testkit.fake_telegram.webhook import parse_answer, parse_url, queue_key
+from testkit.launcher import DEFAULT_WEBHOOK_SECRET, BotLauncher, free_port, webhook_env
 
 pytestmark = pytest.mark.asyncio
 SECRET = "s3cret_TOKEN-for-tests"

@@ -11,9 +11,8 @@ import random
 
 import pytest
 
-from tests.e2e.conftest import BotProcess, Checkpoint
-from tests.e2e.fake_telegram import FakeTelegram, User
-from tests.e2e.players import (
+from testkit.fake_telegram import FakeTelegram, User
+from testkit.people.players import (
     TURN_TIMEOUT,
     Table,
     assert_every_hand_shown,
@@ -28,6 +27,7 @@ from tests.e2e.players import (
     settle,
     start_game,
 )
+from tests.e2e.conftest import BotProcess, Checkpoint
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

@@ -25,10 +25,9 @@ from typing import Any
 import pytest
 
 from bot.words.texts import PRESET_TITLES
-from tests.e2e import players
-from tests.e2e.conftest import BotProcess, Checkpoint
-from tests.e2e.fake_telegram import Chat, FakeTelegram, Message, User
-from tests.e2e.players import (
+from testkit.fake_telegram import Chat, FakeTelegram, Message, User
+from testkit.people import players
+from testkit.people.players import (
     SHOWING,
     TURN_TIMEOUT,
     Table,
@@ -39,6 +38,7 @@ from tests.e2e.players import (
     settle,
     start_game,
 )
+from tests.e2e.conftest import BotProcess, Checkpoint
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

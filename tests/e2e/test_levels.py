@@ -8,9 +8,8 @@ import random
 import pytest
 
 from bot.words.refusals import Refusal
-from tests.e2e.conftest import BotProcess, Checkpoint
-from tests.e2e.fake_telegram import FakeTelegram, Message, User
-from tests.e2e.players import (
+from testkit.fake_telegram import FakeTelegram, Message, User
+from testkit.people.players import (
     TURN_TIMEOUT,
     StoredGame,
     Table,
@@ -35,6 +34,7 @@ from tests.e2e.players import (
     start_game,
     tile_buttons,
 )
+from tests.e2e.conftest import BotProcess, Checkpoint
 from tests.e2e.test_taps import Snapshot, refused
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")

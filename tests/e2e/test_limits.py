@@ -17,9 +17,8 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from tests.e2e.conftest import BotProcess, Checkpoint, running_bot
-from tests.e2e.fake_telegram import FakeTelegram, Limits
-from tests.e2e.players import (
+from testkit.fake_telegram import FakeTelegram, Limits
+from testkit.people.players import (
     Table,
     add_computer,
     assert_game_over_line,
@@ -28,6 +27,7 @@ from tests.e2e.players import (
     settle,
     start_game,
 )
+from tests.e2e.conftest import BotProcess, Checkpoint, running_bot
 
 NOT_SENDING = {"getUpdates", "getMe", "setMyCommands"}
 

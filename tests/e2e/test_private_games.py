@@ -6,9 +6,8 @@ import random
 
 import pytest
 
-from tests.e2e.conftest import BotProcess, Checkpoint
-from tests.e2e.fake_telegram import FakeTelegram
-from tests.e2e.players import (
+from testkit.fake_telegram import FakeTelegram
+from testkit.people.players import (
     Table,
     assert_game_over_line,
     assert_results_in_order,
@@ -17,6 +16,7 @@ from tests.e2e.players import (
     open_private_game,
     settle,
 )
+from tests.e2e.conftest import BotProcess, Checkpoint
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

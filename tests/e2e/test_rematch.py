@@ -10,10 +10,9 @@ import random
 
 import pytest
 
-from tests.e2e.conftest import BotProcess, Checkpoint
-from tests.e2e.fake_telegram import Chat, FakeTelegram, Message, User
-from tests.e2e.friends import button_texts, final_results, live, rematch_button, results_after, tap
-from tests.e2e.players import (
+from testkit.fake_telegram import Chat, FakeTelegram, Message, User
+from testkit.people.friends import button_texts, final_results, live, rematch_button, tap
+from testkit.people.players import (
     TURN_TIMEOUT,
     Table,
     add_computer,
@@ -27,6 +26,7 @@ from tests.e2e.players import (
     settle,
     start_game,
 )
+from tests.e2e.conftest import BotProcess, Checkpoint, results_after
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

@@ -12,9 +12,8 @@ import random
 
 import pytest
 
-from tests.e2e.conftest import BotProcess, Checkpoint
-from tests.e2e.fake_telegram import FakeTelegram, Message
-from tests.e2e.players import (
+from testkit.fake_telegram import FakeTelegram, Message
+from testkit.people.players import (
     TURN_TIMEOUT,
     Table,
     assert_game_over_line,
@@ -30,6 +29,7 @@ from tests.e2e.players import (
     start_game,
     tile_buttons,
 )
+from tests.e2e.conftest import BotProcess, Checkpoint
 
 pytestmark = pytest.mark.asyncio
 

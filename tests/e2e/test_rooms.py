@@ -12,9 +12,8 @@ import random
 
 import pytest
 
-from tests.e2e.conftest import BotProcess, Checkpoint
-from tests.e2e.fake_telegram import FakeTelegram, Message
-from tests.e2e.friends import (
+from testkit.fake_telegram import FakeTelegram, Message
+from testkit.people.friends import (
     button_texts,
     data_on,
     final_results,
@@ -22,11 +21,10 @@ from tests.e2e.friends import (
     open_room,
     rematch_button,
     reply_to_link,
-    results_after,
     room_link,
     tap,
 )
-from tests.e2e.players import (
+from testkit.people.players import (
     TURN_TIMEOUT,
     Table,
     assert_game_over_line,
@@ -36,6 +34,7 @@ from tests.e2e.players import (
     hand_message,
     settle,
 )
+from tests.e2e.conftest import BotProcess, Checkpoint, results_after
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

@@ -19,10 +19,8 @@ import pytest
 
 from engine import Move, read_record, replay, summary, tile_of
 from engine.line import End
-from tests.e2e.conftest import REPO, BotProcess, Checkpoint
-from tests.e2e.fake_telegram import Chat, FakeTelegram, Message, User
-from tests.e2e.friends import results_after
-from tests.e2e.players import (
+from testkit.fake_telegram import Chat, FakeTelegram, Message, User
+from testkit.people.players import (
     TURN_TIMEOUT,
     Table,
     TileButton,
@@ -37,6 +35,7 @@ from tests.e2e.players import (
     start_game,
     tile_buttons,
 )
+from tests.e2e.conftest import REPO, BotProcess, Checkpoint, results_after
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

@@ -18,9 +18,8 @@ import pytest
 
 from bot.words import settings_texts
 from bot.words.refusals import Notice, Refusal
-from tests.e2e.conftest import BotProcess, Checkpoint, running_bot
-from tests.e2e.fake_telegram import CallbackQuery, Chat, FakeTelegram, Message, User
-from tests.e2e.players import (
+from testkit.fake_telegram import CallbackQuery, Chat, FakeTelegram, Message, User
+from testkit.people.players import (
     TURN_TIMEOUT,
     Lobby,
     Table,
@@ -32,6 +31,7 @@ from tests.e2e.players import (
     start_game,
     tile_buttons,
 )
+from tests.e2e.conftest import BotProcess, Checkpoint, running_bot
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from tests.e2e.fake_telegram import FakeTelegram
+from testkit.fake_telegram import FakeTelegram
 
 WRONG = "987654321:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"
 

@@ -13,9 +13,8 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import BotProcess, Checkpoint
-from tests.e2e.fake_telegram import CallbackQuery, Chat, FakeTelegram, Message, User
-from tests.e2e.players import (
+from testkit.fake_telegram import CallbackQuery, Chat, FakeTelegram, Message, User
+from testkit.people.players import (
     TURN_TIMEOUT,
     Lobby,
     Table,
@@ -34,6 +33,7 @@ from tests.e2e.players import (
     start_game,
     tile_buttons,
 )
+from tests.e2e.conftest import BotProcess, Checkpoint
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

@@ -12,9 +12,9 @@ import aiohttp
 import pytest
 
 from bot.app import main
-from tests.e2e.fake_telegram import FakeTelegram
-from tests.e2e.launcher import DEFAULT_WEBHOOK_SECRET, BotLauncher, bot_env, free_port, webhook_env
-from tests.e2e.players import Table, open_private_game, settle
+from testkit.fake_telegram import FakeTelegram
+from testkit.launcher import DEFAULT_WEBHOOK_SECRET, BotLauncher, bot_env, free_port, webhook_env
+from testkit.people.players import Table, open_private_game, settle
 
 pytestmark = pytest.mark.asyncio
 

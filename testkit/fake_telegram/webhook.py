@@ -15,8 +15,8 @@
   ``last_error_message`` and tries again after ``Settings.webhook_retry_delay``.  Every attempt
   is a transcript entry of kind ``"webhook"``.
 * A small HTTP/1.1 client (:class:`ConnectionPool`) on ``asyncio.Protocol`` with keep-alive
-  connections, for the same reason ``httpserver.py`` exists: the fake shares the machine with
-  the bot the bench measures, and aiohttp's client costs several times more per request.
+  connections: the fake shares the machine with the bot the bench measures, and aiohttp's
+  client costs several times more per request.
 """
 
 from __future__ import annotations

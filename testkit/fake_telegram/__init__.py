@@ -16,7 +16,7 @@ Modules, one job each:
 * ``bot_methods`` getMe, getChat*, commands, descriptions, menu button, getFile
 * ``webhook``     setWebhook/deleteWebhook/getWebhookInfo; POSTing updates to the webhook (a small HTTP client)
 * ``transcript``  the transcript, violations, and their readable dump
-* ``httpserver``  a small HTTP/1.1 server on asyncio (keep-alive, chunked bodies, cancellation)
+* ``httpserver``  the HTTP layer on aiohttp's low-level server (100-continue, body limit, cancellation)
 * ``body``        request bodies: query strings, urlencoded and multipart forms, JSON
 * ``server``      routing and the request pipeline
 * ``fake``        :class:`FakeTelegram`, the API tests use

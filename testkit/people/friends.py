@@ -1,6 +1,6 @@
 """Helpers for friend rooms and rematches, as a person meets them: menus, links and buttons.
 
-Like :mod:`tests.e2e.players`, nothing here reaches into the bot: links are read from the
+Like :mod:`testkit.people.players`, nothing here reaches into the bot: links are read from the
 room message, buttons are found by their callback data under messages the person can see.
 """
 
@@ -8,11 +8,8 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
-from tests.e2e import players
-from tests.e2e.fake_telegram import CallbackQuery, Chat, FakeTelegram, Message, User
-from tests.e2e.players import GAME_OVER, TURN_TIMEOUT, result_messages
+from testkit.fake_telegram import CallbackQuery, Chat, FakeTelegram, Message, User
+from testkit.people.players import GAME_OVER, TURN_TIMEOUT, result_messages
 
 ROOM_LINK = re.compile(r"https://t\.me/\w+\?start=(r[A-Za-z0-9_-]+)")
 REMATCH_DATA = re.compile(r"^rm:(?P<game>\d+)$")
@@ -104,18 +101,3 @@ def rematch_button(fake: FakeTelegram, message: Message) -> str | None:
 
 def button_texts(fake: FakeTelegram, message: Message) -> list[str]:
     return [str(b.get("text", "")) for row in live(fake, message).inline_keyboard for b in row]
-
-
-def results_after(monkeypatch: pytest.MonkeyPatch, floor: dict[int, int]) -> None:
-    """Make :class:`players.Table` see only results newer than ``floor`` (chat id -> message id):
-    a rematch is played where the finished game's result still stands."""
-    original = players.final_result
-
-    def newer(fake: FakeTelegram, chat: Chat | User) -> Message | None:
-        found = original(fake, chat)
-        chat_id = fake._as_chat(chat).id
-        if found is not None and found.message_id <= floor.get(chat_id, 0):
-            return None
-        return found
-
-    monkeypatch.setattr(players, "final_result", newer)

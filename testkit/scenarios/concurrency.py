@@ -26,10 +26,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench.scenarios.arena import GameSnap, RunningBot, Turn, bot_running, snapshot, turn_of
-from tests.e2e import friends
-from tests.e2e.fake_telegram import CallbackQuery, Chat, FakeTelegram, Message, User
-from tests.e2e.players import (
+from testkit.fake_telegram import CallbackQuery, Chat, FakeTelegram, Message, User
+from testkit.people import friends
+from testkit.people.players import (
     TURN_TIMEOUT,
     answer_text,
     hand_message,
@@ -40,6 +39,7 @@ from tests.e2e.players import (
     start_game,
     tile_buttons,
 )
+from testkit.scenarios.arena import GameSnap, RunningBot, Turn, bot_running, snapshot, turn_of
 
 TAPS = 100
 SAME = 50  # of the player's taps, the same callback data

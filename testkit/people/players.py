@@ -15,11 +15,12 @@ import re
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from engine import read_record, replay
-from tests.e2e.fake_telegram import CallbackQuery, Chat, FakeTelegram, Message, User
+from testkit.fake_telegram import CallbackQuery, Chat, FakeTelegram, Message, User
 
 TURN_TIMEOUT = 20.0  # seconds without progress before a test gives up (never a timing assertion)
 
@@ -37,7 +38,12 @@ RESULT_HEAD = re.compile(r"^(?:<b>)?Round (\d+)(?:</b>)? · ")
 GAME_OVER = re.compile(r"wins the game!|Game over\.")
 SCORE_LINE = re.compile(r"^Score: (.*)$", re.MULTILINE)
 
-MATCH_TARGETS = {"draw": {2: 100, 3: 61, 4: 61}, "block": {2: 100, 3: 61, 4: 61}, "fives": 150, "hundred": 100}
+MATCH_TARGETS: dict[str, int | dict[int, int]] = {
+    "draw": {2: 100, 3: 61, 4: 61},
+    "block": {2: 100, 3: 61, 4: 61},
+    "fives": 150,
+    "hundred": 100,
+}
 SINGLE_ROUND = ("classic", "quickblock", "duel")
 
 
@@ -348,7 +354,7 @@ async def set_seats(fake: FakeTelegram, lobby: Lobby, creator: User, seats: int)
             return
         query = fake.tap(creator, lobby.message, data=f"lb:{lobby.game_id}:seats")
         await fake.wait_answered(query, timeout=TURN_TIMEOUT)
-        await fake.wait_for(lambda c=current: _seat_count(fake, lobby) != c, TURN_TIMEOUT, what="the seat count")
+        await fake.wait_for(partial(_seat_count_changed, fake, lobby, current), TURN_TIMEOUT, what="the seat count")
     assert _seat_count(fake, lobby) == seats, fake.screen(lobby.group)
 
 
@@ -447,6 +453,10 @@ def _lobby_game(message: Message) -> int | None:
     return None
 
 
+def _seat_count_changed(fake: FakeTelegram, lobby: Lobby, before: int | None) -> bool:
+    return _seat_count(fake, lobby) != before
+
+
 def _seat_count(fake: FakeTelegram, lobby: Lobby) -> int | None:
     live = fake.world.message(lobby.group.id, lobby.message.message_id)
     assert live is not None
@@ -466,7 +476,7 @@ def _button_data(message: Message, prefix: str) -> str:
         if (b.get("callback_data") or "").startswith(prefix)
     ]
     assert len(found) == 1, (prefix, message.inline_keyboard)
-    return found[0]
+    return str(found[0])
 
 
 def _has_data(fake: FakeTelegram, message: Message, data: str) -> bool:

@@ -29,9 +29,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.scenarios.chaos_games import MIX, ChaosTable, Harness, audit, set_up, snapshot
-from tests.e2e.fake_telegram import FakeTelegram
-from tests.e2e.players import GAME_OVER, RESULT_HEAD
+from testkit.fake_telegram import FakeTelegram
+from testkit.people.players import GAME_OVER, RESULT_HEAD
+from testkit.scenarios.chaos_games import MIX, ChaosTable, Harness, audit, set_up, snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,8 +1,8 @@
 """Several instances: two bots in webhook mode behind a round-robin balancer, one PostgreSQL
 database and one Redis, playing games at once while one instance is SIGKILLed mid-game.
 
-The fake Bot API server (``tests/e2e/fake_telegram``) posts every update to one webhook URL, a
-round-robin proxy (``tests/e2e/balancer.py``) hands them to the instances in turn, so consecutive
+The fake Bot API server (``testkit/fake_telegram``) posts every update to one webhook URL, a
+round-robin proxy (``testkit/balancer.py``) hands them to the instances in turn, so consecutive
 taps of one game land on different processes, and the fake retries an update whose delivery
 failed (the killed instance's, which the balancer then gives to the other). Group games of two
 people and a computer run with the turn clock on (``TURN_CLOCK_SCALE``: 60 s last 3 s); one person
@@ -41,18 +41,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.scenarios.chaos_games import (
+from testkit.balancer import Balancer
+from testkit.fake_telegram import FakeTelegram, Message, User
+from testkit.launcher import BotLauncher, free_port, webhook_env
+from testkit.people.players import StoredGame, TileButton
+from testkit.scenarios.chaos_games import (
     ERROR_LINE,
     ChaosTable,
     GameSpec,
-    TileButton,
     audit,
     set_up,
 )
-from tests.e2e.balancer import Balancer
-from tests.e2e.fake_telegram import FakeTelegram, Message, User
-from tests.e2e.launcher import BotLauncher, free_port, webhook_env
-from tests.e2e.players import StoredGame
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -22,9 +22,9 @@ import random
 from collections import Counter
 from typing import Any
 
-from bench.bot_monitor import Monitor
-from tests.e2e.fake_telegram import FakeTelegram, FakeTelegramError
-from tests.e2e.fake_telegram.state import Chat, Message, User
+from testkit.fake_telegram import FakeTelegram, FakeTelegramError
+from testkit.fake_telegram.state import Chat, Message, User
+from testkit.monitor import Monitor
 
 PLAYABLE = ("🟢", "⭐")
 ENDS = ("⬅ left", "right ➡", "⬆ up", "⬇ down")

@@ -2,19 +2,19 @@
 
 Run from the repository root::
 
-    .venv/bin/python bench/scenarios/load.py            # 200 games, 180 s (about 4 minutes in all)
-    .venv/bin/python bench/scenarios/load.py --quick    # 20 games, 30 s, think 1 s
-    .venv/bin/python bench/scenarios/load.py --games 100 --seconds 60 --think 2
+    .venv/bin/python -m bench.load            # 200 games, 180 s (about 4 minutes in all)
+    .venv/bin/python -m bench.load --quick    # 20 games, 30 s, think 1 s
+    .venv/bin/python -m bench.load --games 100 --seconds 60 --think 2
 
 The machinery is ``bench/bot.py``'s (imported, not copied): the real bot (``python -m bot``, started
-by ``tests/e2e/launcher.py``) against the fake Bot API server in this process, a fresh SQLite file,
+by ``testkit/launcher.py``) against the fake Bot API server in this process, a fresh SQLite file,
 Telegram's group budget (20 messages a minute) and no per-chat or overall budget, and simulated
-people (``bench/bot_people.py``) who think ``--think`` seconds on average (default 3) before each
+people (``testkit/people/crowd.py``) who think ``--think`` seconds on average (default 3) before each
 tap. Here every table is a group of two people playing ``classic`` (one round, so games finish
 and new ones start, ``/new`` again, all through the run); the games begin spread over the first
 sixth of the run. Measured:
 
-- latency from an update's delivery to the bot's first request in answer (``bench/bot_monitor.py``):
+- latency from an update's delivery to the bot's first request in answer (``testkit/monitor.py``):
   p50, p95, p99, max, over the whole run;
 - memory: the bot process's resident set (``VmRSS`` in ``/proc/<pid>/status``) once it polls and
   before any game (the baseline), then every second with the number of games being played
@@ -43,19 +43,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.bot import START_TIMEOUT, STOP_TIMEOUT, cpu_seconds, machine_busy, settle, watch
-from bench.bot_monitor import Monitor, percentile
-from bench.bot_people import GroupTable
-from tests.e2e.fake_telegram import FakeTelegram
-from tests.e2e.launcher import BotLauncher, bot_env
+from testkit.fake_telegram import FakeTelegram
+from testkit.launcher import BotLauncher, bot_env
+from testkit.monitor import Monitor, percentile
+from testkit.people.crowd import GroupTable
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 
 PRESET = "classic"
 SAMPLE_EVERY = 1.0
 
 
 class ClassicGroup(GroupTable):
-    """bench/bot_people.py's group of two, playing one-round ``classic`` games one after another."""
+    """testkit/people/crowd.py's group of two, playing one-round ``classic`` games one after another."""
 
     preset = PRESET
 

@@ -34,11 +34,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench.scenarios.arena import GameSnap, RunningBot, Turn, bot_running, compare, snapshot, turn_of
-from tests.e2e import friends
-from tests.e2e.fake_telegram import CallbackQuery, Chat, FakeTelegram, Message, User
-from tests.e2e.fake_telegram.formatting import FormattedText
-from tests.e2e.players import (
+from testkit.fake_telegram import CallbackQuery, Chat, FakeTelegram, Message, User
+from testkit.fake_telegram.formatting import FormattedText
+from testkit.people import friends
+from testkit.people.players import (
     TURN_TIMEOUT,
     Table,
     add_computer,
@@ -48,6 +47,7 @@ from tests.e2e.players import (
     set_seats,
     start_game,
 )
+from testkit.scenarios.arena import GameSnap, RunningBot, Turn, bot_running, compare, snapshot, turn_of
 
 PRESETS = ("classic", "draw", "block", "fives", "quickblock", "duel", "hundred")
 LEVELS = ("easy", "medium", "hard")
