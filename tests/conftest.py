@@ -32,3 +32,44 @@ def server_missing(reason: str) -> NoReturn:
     if on_ci():
         pytest.fail(f"{reason} (CI=true: the servers must be up)", pytrace=False)
     pytest.skip(reason)
+
+
+# Under pytest-xdist (``-n``, ``--dist loadgroup`` in pyproject.toml) the tests of a module stay
+# together on one worker: its module-wide fixtures (a fake Telegram and a bot process in
+# tests/e2e, catalogues in tests/locales) are built once, and tests that share a server resource
+# (one Redis database each test empties, in test_shared.py) never run at the same time.  Only the
+# long parametrised modules of pure computation are spread test by test.  The long modules are
+# handed out first, so that no worker is still busy with one of them when the others are done.
+SPREAD = ("tests/engine/test_players_legal.py", "tests/engine/test_properties.py")
+LONG_FIRST = (
+    "tests/e2e/test_chaos_secrecy.py",
+    "tests/e2e/test_chaos_crash.py",
+    "tests/e2e/test_limits.py",
+    "tests/e2e/test_webhook.py",
+    "tests/e2e/test_instances.py",
+    "tests/e2e/test_chaos_hostile.py",
+    "tests/e2e/test_restart.py",
+    "tests/e2e/test_chaos_faults.py",
+    "tests/e2e/test_chaos_concurrency.py",
+    "tests/e2e/test_settings.py",
+    "tests/e2e/test_scores.py",
+    "tests/e2e/test_clock.py",
+    "tests/e2e/",
+)
+
+
+def _where(item: pytest.Item) -> str:
+    return item.path.resolve().relative_to(REPO).as_posix()
+
+
+def _rank(item: pytest.Item) -> int:
+    where = _where(item)
+    return next((i for i, start in enumerate(LONG_FIRST) if where.startswith(start)), len(LONG_FIRST))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        where = _where(item)
+        if where not in SPREAD:
+            item.add_marker(pytest.mark.xdist_group(where))
+    items.sort(key=_rank)  # stable: within a module, tests keep their order
