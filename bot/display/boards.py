@@ -17,6 +17,7 @@ from dataclasses import replace
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.display import captions, keyboards
+from bot.display.names import shown_names
 from bot.display.pictures import Photo, PictureMaker
 from bot.model.game import Game, load_game, remember, turn_number
 from bot.telegram.locks import GameLocks
@@ -82,7 +83,7 @@ class BoardPainter:
         match = game.match
         assert match is not None
         async with self.languages.speaking_to(game.row.chat_id):
-            picture = await self.pictures.table(match.table(), game.doc.names())
+            picture = await self.pictures.table(match.table(), shown_names(game.doc.seats))
             caption = captions.board_caption(game, match)
             markup = None if match.is_over else keyboards.board_markup(game)
         # Sent under the game's lock, where results are posted: a board of a round whose result

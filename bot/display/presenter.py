@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from bot.display import captions, keyboards
 from bot.display.boards import BoardPainter
+from bot.display.names import shown_names
 from bot.display.pictures import Photo, PictureMaker
 from bot.model import absence, rematch_request, scores
 from bot.model.game import Game, HandMessage, TableDoc, remember, turn_key
@@ -94,7 +95,7 @@ class Presenter:
             sent = []
             for chat_id in self._result_chats(game):
                 async with self.languages.speaking_to(chat_id):
-                    names = tuple(doc.names())
+                    names = tuple(shown_names(doc.seats))
                     caption = scores.with_ratings(captions.result_caption(game, match, round_index), scored)
                     markup = rematch_request.markup(game.id, doc, request) if offer else None
                 if names not in pictures:
@@ -181,7 +182,7 @@ class Presenter:
                 if current.turn_key == key and redraw:  # the picture is as it was: only the buttons change
                     shown = await self.outbox.edit_caption(chat, current.message_id, caption, markup)
                 else:
-                    picture = await self.pictures.private(match, seat, game.doc.names())
+                    picture = await self.pictures.private(match, seat, shown_names(game.doc.seats))
                     shown = await self.outbox.edit_photo(chat, current.message_id, *picture, caption, markup)
                 if shown:
                     return HandMessage(current.message_id, key)
@@ -213,7 +214,7 @@ class Presenter:
     async def _send_hand(
         self, game: Game, match: Match, seat: int, chat: int, current: HandMessage | None, key: str
     ) -> HandMessage | None:
-        picture = await self.pictures.private(match, seat, game.doc.names())
+        picture = await self.pictures.private(match, seat, shown_names(game.doc.seats))
         caption, markup = captions.hand_caption(game, match, seat), keyboards.hand_markup(game, match, seat)
         my_turn = absence.to_move(game.doc, match, seat)
         message_id = await self.outbox.send_photo(chat, *picture, caption, markup, notify=my_turn)

@@ -12,6 +12,7 @@ from aiogram.types import CallbackQuery, Message
 from aiogram.utils.deep_linking import create_start_link
 
 from bot.display import keyboards
+from bot.display.names import shown_names
 from bot.model.game import Game
 from bot.table import rematch, rooms
 from bot.table.service import GameService, TableError
@@ -51,7 +52,7 @@ async def room_link(
         game = await service.show(game)
         if game.doc.lobby_message is not None:
             async with languages.speaking_to(game.row.chat_id):  # the creator's chat
-                started = room_texts.room_started(game.row.preset, game.doc.names())
+                started = room_texts.room_started(game.row.preset, shown_names(game.doc.seats))
             await outbox.edit_text(game.row.chat_id, game.doc.lobby_message, started)
     elif entered.answer is Notice.ROOM_SEAT_FREE:
         # The creator opened their own link: the room message again, at the bottom of the chat.

@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.words import texts
 from engine import Match, read_record, replay, write_record
 from storage import GameRow
 
@@ -23,7 +22,8 @@ class Seat:
 
     A person's seat can be *away* (bot/model/absence.py): a computer plays it, the seat stays theirs.
     ``away`` says why ("timeout", "left", "kicked", "blocked"); ``timeouts`` counts the turns in
-    a row the clock ran out on them.
+    a row the clock ran out on them.  The name a reader sees is the display's
+    (:func:`bot.display.names.shown_name`): a computer's made-up name is said in their language.
     """
 
     name: str
@@ -35,11 +35,6 @@ class Seat:
     @property
     def is_computer(self) -> bool:
         return self.user_id is None
-
-    @property
-    def shown_name(self) -> str:
-        """The name as the reader sees it: a computer's made-up name ("🤖 Hard 2") in their language."""
-        return texts.computer_name_shown(self.name) if self.is_computer else self.name
 
     @property
     def computer_plays(self) -> bool:
@@ -152,9 +147,6 @@ class TableDoc:
         seats = list(self.seats)
         seats[index] = seat
         return replace(self, seats=tuple(seats))
-
-    def names(self) -> list[str]:
-        return [seat.shown_name if seat else "—" for seat in self.seats]
 
 
 # The TableDoc fields that belong to one game being played, not to the table's set-up (its
