@@ -15,7 +15,7 @@ def lobby_text(game: Game) -> str:
     creator = next((s.name for s in game.doc.seats if s and s.user_id == game.row.creator_id), None)
     names = [shown_name(s) if s else None for s in game.doc.seats]
     return texts.lobby_text(
-        game.row.preset, rules, names, creator or table_texts.someone(), fill_level=game.doc.computer_level
+        game.row.preset, rules, names, creator or table_texts.someone(), fill_level=game.doc.options.computer_level
     )
 
 
@@ -32,7 +32,7 @@ def status_lines(game: Game, match: Match) -> list[str]:
     if rules.is_match:
         title = table_texts.match_title(rules.id, len(match.rounds), target)
     lines = [title]
-    if game.doc.killed:
+    if game.doc.game.killed:
         lines.append(manners_texts.killed_line())
     elif state.end is not None:
         lines.append(table_texts.round_over())
@@ -70,7 +70,7 @@ def _clock_suffix(game: Game, match: Match) -> str:
 
 def hand_caption(game: Game, match: Match, seat: int) -> str:
     lines = status_lines(game, match)
-    if game.doc.killed:
+    if game.doc.game.killed:
         return _fit("\n".join(lines))
     if absence.to_move(game.doc, match, seat):
         lines[1] = table_texts.your_turn()

@@ -12,7 +12,7 @@ from storage import GameStatus
 
 
 async def refresh_lobby(service: GameService, game: Game) -> None:
-    message_id = game.doc.lobby_message
+    message_id = game.doc.game.lobby_message
     if message_id is None:
         return
     async with service.presenter.languages.speaking_to(game.row.chat_id):
