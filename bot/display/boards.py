@@ -17,6 +17,7 @@ from dataclasses import replace
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.display import captions, keyboards
+from bot.display.names import shown_names
 from bot.display.pictures import Photo, PictureMaker
 from bot.model.game import Game, load_game, remember, turn_number
 from bot.telegram.locks import GameLocks
@@ -82,7 +83,7 @@ class BoardPainter:
         match = game.match
         assert match is not None
         async with self.languages.speaking_to(game.row.chat_id):
-            picture = await self.pictures.table(match.table(), game.doc.names())
+            picture = await self.pictures.table(match.table(), shown_names(game.doc.seats))
             caption = captions.board_caption(game, match)
             markup = None if match.is_over else keyboards.board_markup(game)
         # Sent under the game's lock, where results are posted: a board of a round whose result
@@ -105,7 +106,7 @@ class BoardPainter:
         self, stored: Game, match: Match, picture: Photo, caption: str, markup: InlineKeyboardMarkup | None
     ) -> None:
         chat_id = stored.row.chat_id
-        board, board_round = stored.doc.board_message, stored.doc.board_round
+        board, board_round = stored.doc.game.board_message, stored.doc.game.board_round
         current_round = len(match.rounds) - 1
         same_round = board is not None and board_round == current_round
         if same_round and await self.outbox.edit_photo(chat_id, board, *picture, caption, markup):  # type: ignore[arg-type]
@@ -125,6 +126,6 @@ class BoardPainter:
         if row is None:
             return
         game = load_game(row)
-        doc = replace(game.doc, board_message=message_id, board_round=board_round)
+        doc = replace(game.doc, game=replace(game.doc.game, board_message=message_id, board_round=board_round))
         # A new board message changes nothing about when the game needs looking after.
         remember(await self.db.games.save(row, data=doc.to_json(), wake_at=row.wake_at), game.match)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.display.names import shown_name, shown_names
 from bot.model import absence
 from bot.model.clock import clock_seconds
 from bot.model.game import Game
@@ -12,9 +13,9 @@ from engine import Match, Rules
 def lobby_text(game: Game) -> str:
     rules = Rules.preset(game.row.preset)
     creator = next((s.name for s in game.doc.seats if s and s.user_id == game.row.creator_id), None)
-    names = [s.shown_name if s else None for s in game.doc.seats]
+    names = [shown_name(s) if s else None for s in game.doc.seats]
     return texts.lobby_text(
-        game.row.preset, rules, names, creator or table_texts.someone(), fill_level=game.doc.computer_level
+        game.row.preset, rules, names, creator or table_texts.someone(), fill_level=game.doc.options.computer_level
     )
 
 
@@ -23,7 +24,7 @@ def status_lines(game: Game, match: Match) -> list[str]:
 
     Read from the round's public :class:`engine.Table` only (drawn tiles left out), never from
     its hands: a caption goes to the group and to every seat alike."""
-    names = game.doc.names()
+    names = shown_names(game.doc.seats)
     state = match.table()
     rules = match.rules
     target = match.target
@@ -31,7 +32,7 @@ def status_lines(game: Game, match: Match) -> list[str]:
     if rules.is_match:
         title = table_texts.match_title(rules.id, len(match.rounds), target)
     lines = [title]
-    if game.doc.killed:
+    if game.doc.game.killed:
         lines.append(manners_texts.killed_line())
     elif state.end is not None:
         lines.append(table_texts.round_over())
@@ -69,7 +70,7 @@ def _clock_suffix(game: Game, match: Match) -> str:
 
 def hand_caption(game: Game, match: Match, seat: int) -> str:
     lines = status_lines(game, match)
-    if game.doc.killed:
+    if game.doc.game.killed:
         return _fit("\n".join(lines))
     if absence.to_move(game.doc, match, seat):
         lines[1] = table_texts.your_turn()
@@ -82,7 +83,7 @@ def hand_caption(game: Game, match: Match, seat: int) -> str:
 
 
 def result_caption(game: Game, match: Match, round_index: int) -> str:
-    names = game.doc.names()
+    names = shown_names(game.doc.seats)
     state = match.rounds[round_index]
     outcome = state.outcome()
     assert outcome is not None

@@ -65,7 +65,7 @@ def lobby_markup(game: Game) -> InlineKeyboardMarkup:
 
 
 def board_markup(game: Game) -> InlineKeyboardMarkup | None:
-    if game.doc.killed:  # ended with /kill: nothing to tap any more
+    if game.doc.game.killed:  # ended with /kill: nothing to tap any more
         return None
     return InlineKeyboardMarkup(
         inline_keyboard=[
@@ -109,7 +109,7 @@ def take_back_markup(game_id: int) -> InlineKeyboardMarkup:
 def take_back_rows(game: Game, match: Match, seat: int) -> list[list[InlineKeyboardButton]]:
     """Under an away person's hand, while the game runs: "Take my seat back" (not after a /kick)."""
     info = game.doc.seats[seat]
-    if info is None or info.away not in absence.RETURNABLE or match.is_over or game.doc.killed:
+    if info is None or info.away not in absence.RETURNABLE or match.is_over or game.doc.game.killed:
         return []
     return take_back_markup(game.id).inline_keyboard
 
@@ -117,7 +117,7 @@ def take_back_rows(game: Game, match: Match, seat: int) -> list[list[InlineKeybo
 def computer_level(game: Game) -> str | None:
     """The level the game's computers play at (a private game's are all alike); None without any."""
     levels = [seat.level for seat in game.doc.seats if seat and seat.is_computer]
-    return (levels[0] or game.doc.computer_level) if levels else None
+    return (levels[0] or game.doc.options.computer_level) if levels else None
 
 
 def level_rows(game: Game, match: Match) -> list[list[InlineKeyboardButton]]:

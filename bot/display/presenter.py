@@ -15,9 +15,10 @@ from dataclasses import replace
 
 from bot.display import captions, keyboards
 from bot.display.boards import BoardPainter
+from bot.display.names import shown_names
 from bot.display.pictures import Photo, PictureMaker
 from bot.model import absence, rematch_request, scores
-from bot.model.game import Game, HandMessage, TableDoc, remember, turn_key
+from bot.model.game import Game, HandMessage, RematchRequest, TableDoc, remember, turn_key
 from bot.telegram.outbox import Outbox, Unreachable
 from bot.words.languages import Languages
 from engine import Match
@@ -83,18 +84,18 @@ class Presenter:
         finished = [i for i, state in enumerate(match.rounds) if state.is_over]
         doc = game.doc
         for round_index in finished:
-            if round_index < doc.results_posted:
+            if round_index < doc.game.results_posted:
                 continue
             state = match.rounds[round_index]
             pictures: dict[tuple[str, ...], Photo] = {}  # by the names as each chat reads them
             # The game's final result offers a rematch (bot/model/rematch_request.py) where the kind has one.
             offer = rematch_request.offered(game) and match.is_over and round_index == len(match.rounds) - 1
-            request = rematch_request.RematchRequest()
+            request = RematchRequest()
             scored = await scores.record_final(self.db, game, round_index)  # recorded before it is posted
             sent = []
             for chat_id in self._result_chats(game):
                 async with self.languages.speaking_to(chat_id):
-                    names = tuple(doc.names())
+                    names = tuple(shown_names(doc.seats))
                     caption = scores.with_ratings(captions.result_caption(game, match, round_index), scored)
                     markup = rematch_request.markup(game.id, doc, request) if offer else None
                 if names not in pictures:
@@ -107,7 +108,7 @@ class Presenter:
                     continue
                 if message_id is not None:
                     sent.append((chat_id, message_id))
-            doc = replace(doc, results_posted=round_index + 1)
+            doc = replace(doc, game=replace(doc.game, results_posted=round_index + 1))
             if offer:
                 doc = rematch_request.with_request(doc, replace(request, messages=tuple(sent)))
             game = await self.save_doc(game, doc)
@@ -131,9 +132,9 @@ class Presenter:
         """Send the hand again as a new message (the player asked for it)."""
         match = game.match
         assert match is not None
-        old = game.doc.hands.get(seat)
-        hands = {s: hand for s, hand in game.doc.hands.items() if s != seat}
-        game = Game(game.row, replace(game.doc, hands=hands), match)
+        old = game.doc.game.hands.get(seat)
+        hands = {s: hand for s, hand in game.doc.game.hands.items() if s != seat}
+        game = Game(game.row, replace(game.doc, game=replace(game.doc.game, hands=hands)), match)
         shown = await self._show_hand(game, match, seat, user_id)
         game = await self._store_hands(game, {seat: shown})
         if old is not None and shown is not None and shown != old:
@@ -141,13 +142,13 @@ class Presenter:
         return game
 
     async def _store_hands(self, game: Game, shown: dict[int, HandMessage | None]) -> Game:
-        hands = dict(game.doc.hands)
+        hands = dict(game.doc.game.hands)
         for seat, hand in shown.items():
             if hand is not None:
                 hands[seat] = hand
-        if hands == game.doc.hands:
+        if hands == game.doc.game.hands:
             return game
-        return await self.save_doc(game, replace(game.doc, hands=hands))
+        return await self.save_doc(game, replace(game.doc, game=replace(game.doc.game, hands=hands)))
 
     async def _show_hand(
         self, game: Game, match: Match, seat: int, user_id: int, *, redraw: bool = False, lost: list[int] | None = None
@@ -169,7 +170,7 @@ class Presenter:
         key = turn_key(match)
         round_prefix = f"{len(match.rounds) - 1}:"
         my_turn = absence.to_move(game.doc, match, seat)  # an away seat's turn is its computer's
-        current = game.doc.hands.get(seat)
+        current = game.doc.game.hands.get(seat)
         chat = user_id
         try:
             if current is None or not current.turn_key.startswith(round_prefix):
@@ -181,7 +182,7 @@ class Presenter:
                 if current.turn_key == key and redraw:  # the picture is as it was: only the buttons change
                     shown = await self.outbox.edit_caption(chat, current.message_id, caption, markup)
                 else:
-                    picture = await self.pictures.private(match, seat, game.doc.names())
+                    picture = await self.pictures.private(match, seat, shown_names(game.doc.seats))
                     shown = await self.outbox.edit_photo(chat, current.message_id, *picture, caption, markup)
                 if shown:
                     return HandMessage(current.message_id, key)
@@ -213,7 +214,7 @@ class Presenter:
     async def _send_hand(
         self, game: Game, match: Match, seat: int, chat: int, current: HandMessage | None, key: str
     ) -> HandMessage | None:
-        picture = await self.pictures.private(match, seat, game.doc.names())
+        picture = await self.pictures.private(match, seat, shown_names(game.doc.seats))
         caption, markup = captions.hand_caption(game, match, seat), keyboards.hand_markup(game, match, seat)
         my_turn = absence.to_move(game.doc, match, seat)
         message_id = await self.outbox.send_photo(chat, *picture, caption, markup, notify=my_turn)

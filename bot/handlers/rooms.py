@@ -12,6 +12,7 @@ from aiogram.types import CallbackQuery, Message
 from aiogram.utils.deep_linking import create_start_link
 
 from bot.display import keyboards
+from bot.display.names import shown_names
 from bot.model.game import Game
 from bot.table import rematch, rooms
 from bot.table.service import GameService, TableError
@@ -49,10 +50,11 @@ async def room_link(
         creator = game.doc.seats[0]
         await message.answer(room_texts.room_joined(creator.name if creator else "?", game.row.preset))
         game = await service.show(game)
-        if game.doc.lobby_message is not None:
+        lobby_message = game.doc.game.lobby_message
+        if lobby_message is not None:
             async with languages.speaking_to(game.row.chat_id):  # the creator's chat
-                started = room_texts.room_started(game.row.preset, game.doc.names())
-            await outbox.edit_text(game.row.chat_id, game.doc.lobby_message, started)
+                started = room_texts.room_started(game.row.preset, shown_names(game.doc.seats))
+            await outbox.edit_text(game.row.chat_id, lobby_message, started)
     elif entered.answer is Notice.ROOM_SEAT_FREE:
         # The creator opened their own link: the room message again, at the bottom of the chat.
         await message.answer(Notice.ROOM_SEAT_FREE.text)
@@ -82,8 +84,8 @@ async def room_tap(
             opened = await rooms.open_room(service, person, callback_data.preset)
             await query.answer()
             closed = opened.closed
-            if closed is not None and closed.doc.lobby_message is not None:
-                await outbox.edit_text(closed.row.chat_id, closed.doc.lobby_message, room_texts.room_closed())
+            if closed is not None and closed.doc.game.lobby_message is not None:
+                await outbox.edit_text(closed.row.chat_id, closed.doc.game.lobby_message, room_texts.room_closed())
             await rematch.cancel_pending(service, opened.game.row.chat_id, opened.game.id)
             await _show_room_message(service, outbox, bot, opened.game, chat_id, message_id)
         elif action is RoomAction.RESET:
@@ -107,7 +109,7 @@ async def _show_room_message(
     link = await create_start_link(bot, rooms.payload(game))
     text, markup = room_texts.room_text(game.row.preset, link), rooms.room_markup(game, link)
     await outbox.edit_text(chat_id, message_id, text, markup)
-    if game.doc.lobby_message != message_id:
+    if game.doc.game.lobby_message != message_id:
         await service.set_lobby_message(game, message_id)
 
 
@@ -117,7 +119,7 @@ async def _send_room_message(service: GameService, outbox: Outbox, bot: Bot, gam
     sent = await outbox.send_text(chat_id, room_texts.room_text(game.row.preset, link), rooms.room_markup(game, link))
     if sent is None:
         return
-    old = game.doc.lobby_message
+    old = game.doc.game.lobby_message
     await service.set_lobby_message(game, sent)
     if old is not None:
         await outbox.edit_markup(chat_id, old, None)

@@ -220,7 +220,7 @@ async def export_record(db: Database, result: GameResult) -> dict[str, Any] | No
     row = await db.games.get(result.game_id)
     if row is None:
         return None
-    record = TableDoc.from_json(row.data).record
+    record = TableDoc.from_json(row.data).game.record
     if record is None:
         return None
     extra = {

@@ -10,6 +10,7 @@ from aiogram.types import CallbackQuery, Message, ReplyParameters
 
 from bot.display.settings_message import saved_text, settings_markup, settings_text
 from bot.model import chat_defaults
+from bot.model.game import TableDoc
 from bot.table.service import GameService
 from bot.table.supergroup import move_chat
 from bot.telegram.admins import is_admin
@@ -88,9 +89,10 @@ async def settings_tap(
 async def point_to_game(message: Message, running: GameRow) -> None:
     """/new while a game is open: answer with a reply to its lobby or board message."""
     lobby = running.status is GameStatus.LOBBY
-    target = running.data.get("lobby_message" if lobby else "board_message")
+    state = TableDoc.from_json(running.data).game
+    target = state.lobby_message if lobby else state.board_message
     text = settings_texts.game_running_here(lobby)
-    if not isinstance(target, int):
+    if target is None:
         await message.answer(Refusal.GAME_RUNNING.text)
         return
     reply = ReplyParameters(message_id=target, allow_sending_without_reply=True)

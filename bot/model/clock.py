@@ -1,6 +1,6 @@
 """The turn clock: how long a person has for a move, and the timers that run it out.
 
-A game's clock (``TableDoc.clock``: off, 30, 60 or 120 seconds) is chosen in the group lobby.
+A game's clock (``TableOptions.clock``: off, 30, 60 or 120 seconds) is chosen in the group lobby.
 Whenever the turn passes to a person, the service stamps an absolute deadline (epoch seconds)
 into the game's document, with the turn it belongs to (:meth:`TurnClock.stamp`), so it is
 committed with the move and survives a restart.  :class:`TurnClock` keeps one asyncio timer per
@@ -35,7 +35,7 @@ def clock_seconds(doc: TableDoc, kind: str) -> int:
     """Seconds a person has per move in this game (0: no clock)."""
     if kind not in CLOCKED_KINDS:
         return 0
-    return DEFAULT_CLOCK if doc.clock is None else doc.clock
+    return DEFAULT_CLOCK if doc.options.clock is None else doc.options.clock
 
 
 def next_clock(current: int) -> int:
@@ -84,16 +84,18 @@ class TurnClock:
         one when the turn has just come to a person, none on a computer's (or an away seat's) turn."""
         seat = person_to_move(doc, match)
         seconds = clock_seconds(doc, kind)
+        state = doc.game
         if seat is None or seconds <= 0:
-            return doc if doc.deadline is None and doc.deadline_turn is None else self.cleared(doc)
+            return doc if state.deadline is None and state.deadline_turn is None else self.cleared(doc)
         turn = turn_number(match)
-        if doc.deadline_turn == turn and doc.deadline is not None:
+        if state.deadline_turn == turn and state.deadline is not None:
             return doc
-        return replace(doc, deadline=round(self.now() + seconds * self.scale, 3), deadline_turn=turn)
+        deadline = round(self.now() + seconds * self.scale, 3)
+        return replace(doc, game=replace(state, deadline=deadline, deadline_turn=turn))
 
     @staticmethod
     def cleared(doc: TableDoc) -> TableDoc:
-        return replace(doc, deadline=None, deadline_turn=None)
+        return replace(doc, game=replace(doc.game, deadline=None, deadline_turn=None))
 
     # --- timers --------------------------------------------------------------------------------
 
@@ -105,16 +107,16 @@ class TurnClock:
         version = game.row.version
         if version < self._versions.get(game.id, -1):
             return
-        doc = game.doc
+        state = game.doc.game
         running = game.row.status is GameStatus.PLAYING
         if running:
             self._versions[game.id] = version
         else:
             self._versions.pop(game.id, None)
-        if not running or doc.deadline is None or doc.deadline_turn is None:
+        if not running or state.deadline is None or state.deadline_turn is None:
             self.disarm(game.id)
             return
-        self.arm(game.id, doc.deadline_turn, doc.deadline)
+        self.arm(game.id, state.deadline_turn, state.deadline)
 
     def arm(self, game_id: int, turn: int, deadline: float) -> None:
         """A timer for ``turn`` at ``deadline``, replacing the game's other timer; the same one again is a no-op."""

@@ -1,95 +1,134 @@
-"""A stored game as the bot sees it: seats, the engine record, and the Telegram messages that show it.
+"""A stored game as the bot sees it: the table (its options and seats), the game being played at it,
+and the engine record that game is rebuilt from.
 
-The JSON document in ``games.data`` is this module's :class:`TableDoc`; the match itself is
-rebuilt from the engine record it holds (records are the single source of truth for play).
+The JSON document in ``games.data`` is this module's :class:`TableDoc`: the table's options
+(:class:`TableOptions`), its seats, and the state of one game (:class:`GameState`: the record, the
+Telegram messages that show it, its clock and its rematch request).  A rematch is the same options
+and seats with a fresh :class:`GameState`.  The match itself is rebuilt from the engine record
+(records are the single source of truth for play).
+
+The stored shape is one flat JSON object, as it has always been: ``"v"`` (the shape's version),
+``"seats"``, and the keys of :class:`TableOptions` and :class:`GameState` side by side.  Keeping it
+flat lets every reader of the JSON (an older instance during a deploy, the tests and benches that
+read the database, a query by hand) find its keys where they always were.  A document without
+``"v"`` was written before there was one (version 1) and is migrated as it is loaded
+(:data:`MIGRATIONS`).  A key this code does not know is ignored, as it always was, so a key added
+with a default needs no new version; a key whose meaning changes does, with a migration.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass as plain_dataclass
+from dataclasses import field, fields, replace
+from typing import Any, Final, Literal, NamedTuple
 
-from bot.words import texts
+from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic.dataclasses import dataclass
+
 from engine import Match, read_record, replay, write_record
 from storage import GameRow
 
 # The level of a computer seat nobody chose one for (engine.players.LEVELS).
 DEFAULT_LEVEL = "medium"
 
+# The stored document's shape: written into every document as "v".
+VERSION: Final = 2
 
-@dataclass(frozen=True)
+# Every part of the stored document: frozen (changed with dataclasses.replace, which validates
+# again), and a key this code does not know is left out rather than refused (see the docstring).
+STORED = ConfigDict(extra="ignore")
+
+
+class DocumentError(ValueError):
+    """A stored game document that cannot be read: not a table's document, or of an unknown version."""
+
+
+@dataclass(frozen=True, config=STORED)
 class Seat:
     """A person (``user_id``) or a computer player (``level``) at the table.
 
     A person's seat can be *away* (bot/model/absence.py): a computer plays it, the seat stays theirs.
     ``away`` says why ("timeout", "left", "kicked", "blocked"); ``timeouts`` counts the turns in
-    a row the clock ran out on them.
+    a row the clock ran out on them.  The name a reader sees is the display's
+    (:func:`bot.display.names.shown_name`): a computer's made-up name is said in their language.
     """
 
     name: str
     user_id: int | None = None
     level: str | None = None
-    away: str | None = None
-    timeouts: int = 0
+    # Stored only when set, as before: most seats are present and have never run out of time.
+    away: str | None = Field(default=None, exclude_if=lambda value: value is None)
+    timeouts: int = Field(default=0, exclude_if=lambda value: value == 0)
 
     @property
     def is_computer(self) -> bool:
         return self.user_id is None
 
     @property
-    def shown_name(self) -> str:
-        """The name as the reader sees it: a computer's made-up name ("🤖 Hard 2") in their language."""
-        return texts.computer_name_shown(self.name) if self.is_computer else self.name
-
-    @property
     def computer_plays(self) -> bool:
         """A computer player, or a person's seat a computer plays while they are away."""
         return self.user_id is None or self.away is not None
 
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"name": self.name, "user_id": self.user_id, "level": self.level}
-        if self.away is not None:
-            data["away"] = self.away
-        if self.timeouts:
-            data["timeouts"] = self.timeouts
-        return data
 
-    @staticmethod
-    def from_json(data: dict[str, Any]) -> Seat:
-        return Seat(
-            name=str(data["name"]),
-            user_id=data.get("user_id"),
-            level=data.get("level"),
-            away=data.get("away"),
-            timeouts=int(data.get("timeouts", 0)),
-        )
+class HandMessage(NamedTuple):
+    """A player's hand message in their private chat, and the turn it was sent new for.
 
-
-@dataclass(frozen=True)
-class HandMessage:
-    """A player's hand message in their private chat, and the turn it was sent new for."""
+    Stored as ``[message_id, turn_key]``."""
 
     message_id: int
     turn_key: str
 
 
-@dataclass(frozen=True)
-class TableDoc:
-    seats: tuple[Seat | None, ...]
+# What became of a rematch request (bot/model/rematch_request.py).
+RematchState = Literal["open", "started", "cancelled"]
+OPEN: Final = "open"
+STARTED: Final = "started"
+CANCELLED: Final = "cancelled"
+
+
+@dataclass(frozen=True, config=STORED)
+class RematchRequest:
+    """A finished game's rematch: who has confirmed, where the result messages are, what became of it."""
+
+    messages: tuple[tuple[int, int], ...] = ()  # (chat id, message id) of each final result
+    confirmed: tuple[int, ...] = ()  # user ids, in the order they tapped
+    state: RematchState = OPEN
+    game: int | None = None  # the new game, once started
+
+    @property
+    def is_open(self) -> bool:
+        return self.state == OPEN
+
+
+@dataclass(frozen=True, config=STORED)
+class TableOptions:
+    """How the table plays, whichever game is on it: a rematch keeps these."""
+
+    # The level last chosen for a computer here: Start gives it to the free seats.
+    computer_level: str = DEFAULT_LEVEL
+    # Seconds a person has per move (bot/model/clock.py): 0 is off, None the default for the kind of game.
+    clock: int | None = None
+
+
+@dataclass(frozen=True, config=STORED)
+class GameState:
+    """One game at the table, from its lobby to its result: a rematch starts with a fresh one.
+
+    A new per-game field (a message, a counter, a deadline) belongs here; a new option in
+    :class:`TableOptions`."""
+
+    # The engine record (engine.write_record), once dealt.
     record: dict[str, Any] | None = None
     lobby_message: int | None = None
     board_message: int | None = None
     board_round: int = -1
     hands: dict[int, HandMessage] = field(default_factory=dict)
     results_posted: int = 0
-    # The level last chosen for a computer here: Start gives it to the free seats.
-    computer_level: str = DEFAULT_LEVEL
     # A friend room's invitation code (kind "room"; bot/table/rooms.py), while its second seat is free.
     room_code: str | None = None
-    # A finished game's rematch request (bot/model/rematch_request.py: RematchRequest as JSON).
-    rematch: dict[str, Any] | None = None
-    # Seconds a person has per move (bot/model/clock.py): 0 is off, None the default for the kind of game.
-    clock: int | None = None
+    # The finished game's rematch request (bot/model/rematch_request.py).
+    rematch: RematchRequest | None = None
     # When the person to move runs out of time (epoch seconds), and the turn (turn_number) it is for.
     deadline: float | None = None
     deadline_turn: int | None = None
@@ -101,46 +140,45 @@ class TableDoc:
     # Until when a payer (bot/table/manners.py pay_owed) is sending them: nobody else sends them meanwhile.
     owed_claimed_until: float | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "seats": [seat.to_json() if seat else None for seat in self.seats],
-            "record": self.record,
-            "lobby_message": self.lobby_message,
-            "board_message": self.board_message,
-            "board_round": self.board_round,
-            "hands": {str(seat): [hand.message_id, hand.turn_key] for seat, hand in self.hands.items()},
-            "results_posted": self.results_posted,
-            "computer_level": self.computer_level,
-            "room_code": self.room_code,
-            "rematch": self.rematch,
-            "clock": self.clock,
-            "deadline": self.deadline,
-            "deadline_turn": self.deadline_turn,
-            "killed": self.killed,
-            "owed": [list(notice) for notice in self.owed],
-            "owed_claimed_until": self.owed_claimed_until,
-        }
+
+@dataclass(frozen=True, config=STORED)
+class TableDoc:
+    """A table: its seats and options, and the game being played at it."""
+
+    seats: tuple[Seat | None, ...]
+    options: TableOptions = field(default_factory=TableOptions)
+    game: GameState = field(default_factory=GameState)
 
     @staticmethod
-    def from_json(data: dict[str, Any]) -> TableDoc:
-        return TableDoc(
-            seats=tuple(Seat.from_json(seat) if seat else None for seat in data["seats"]),
-            record=data.get("record"),
-            lobby_message=data.get("lobby_message"),
-            board_message=data.get("board_message"),
-            board_round=data.get("board_round", -1),
-            hands={int(seat): HandMessage(int(value[0]), str(value[1])) for seat, value in data["hands"].items()},
-            results_posted=data.get("results_posted", 0),
-            computer_level=data.get("computer_level", DEFAULT_LEVEL),
-            room_code=data.get("room_code"),
-            rematch=data.get("rematch"),
-            clock=data.get("clock"),
-            deadline=data.get("deadline"),
-            deadline_turn=data.get("deadline_turn"),
-            killed=bool(data.get("killed", False)),
-            owed=tuple((int(seat), int(turn), bool(away)) for seat, turn, away in data.get("owed", ())),
-            owed_claimed_until=data.get("owed_claimed_until"),
-        )
+    def from_json(data: Mapping[str, Any]) -> TableDoc:
+        """The document stored in ``games.data``, of any version (migrated); :class:`DocumentError` if broken."""
+        if not isinstance(data, Mapping):
+            raise DocumentError(f"a game document is a JSON object, not {type(data).__name__}")
+        version = data.get("v", 1)
+        if version != VERSION:
+            data = migrate(data, version)
+        nested = {
+            "seats": data.get("seats"),
+            "options": {key: data[key] for key in _OPTION_KEYS if key in data},
+            "game": {key: data[key] for key in _GAME_KEYS if key in data},
+        }
+        try:
+            return _DOC.validate_python(nested)
+        except ValidationError as error:
+            raise DocumentError(f"not a readable game document: {_problems(error)}") from error
+
+    def to_json(self) -> dict[str, Any]:
+        """The document to store: flat, with its version (see the module's docstring)."""
+        # The record is JSON already (engine.write_record, or as it was read): stored as it is, as
+        # before, rather than walked through on every save.
+        dumped = _DOC.dump_python(self, mode="json", exclude=_RECORD)
+        return {
+            "v": VERSION,
+            "seats": dumped["seats"],
+            **dumped["options"],
+            "record": self.game.record,
+            **dumped["game"],
+        }
 
     def seat_of(self, user_id: int) -> int | None:
         for index, seat in enumerate(self.seats):
@@ -153,20 +191,48 @@ class TableDoc:
         seats[index] = seat
         return replace(self, seats=tuple(seats))
 
-    def names(self) -> list[str]:
-        return [seat.shown_name if seat else "—" for seat in self.seats]
+
+_DOC = TypeAdapter(TableDoc)
+_RECORD: Final = {"game": {"record"}}
+_OPTION_KEYS = tuple(item.name for item in fields(TableOptions))
+_GAME_KEYS = tuple(item.name for item in fields(GameState))
 
 
-# The TableDoc fields that belong to one game being played, not to the table's set-up (its
-# options): a rematch starts these afresh and copies every other field.  A new per-game field
-# (a message, a counter, a deadline) belongs here; a new option does not.
-GAME_STATE_FIELDS = frozenset(
-    {"record", "lobby_message", "board_message", "board_round", "hands", "results_posted", "room_code", "rematch"}
-    | {"deadline", "deadline_turn", "killed", "owed", "owed_claimed_until"}
-)
+def _problems(error: ValidationError) -> str:
+    """What is wrong, by the stored keys ("seats.0.name", "hands.1"), without the values (names of people)."""
+    found = []
+    for problem in error.errors(include_url=False, include_input=False):
+        where = [str(part) for part in problem["loc"]]
+        if where and where[0] in ("options", "game"):  # stored side by side with the seats
+            where = where[1:]
+        found.append(f"{'.'.join(where) or 'the document'}: {problem['msg']}")
+    return "; ".join(found)
 
 
-@dataclass(frozen=True)
+def _from_v1(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Version 1 (no "v"; written until the document had typed parts): the same keys as version 2.
+
+    Its seats store ``away`` and ``timeouts`` only when set, its hands as ``[message_id, turn_key]``,
+    its rematch request as an object, its owed notices as ``[seat, turn, went_away]``: all as
+    version 2 does.  A key that a document from before rooms, rematches, levels or clocks lacks
+    gets its default."""
+    return data
+
+
+# How a document of each older version becomes one of the next version.
+MIGRATIONS: dict[int, Callable[[Mapping[str, Any]], Mapping[str, Any]]] = {1: _from_v1}
+
+
+def migrate(data: Mapping[str, Any], version: object) -> Mapping[str, Any]:
+    """A document of an older ``version`` brought up to :data:`VERSION`, one version at a time."""
+    if type(version) is not int or not 1 <= version < VERSION:
+        raise DocumentError(f"a game document of version {version!r}: this code reads 1 to {VERSION}")
+    for step in range(version, VERSION):
+        data = MIGRATIONS[step](data)
+    return data
+
+
+@plain_dataclass(frozen=True)
 class Game:
     """A game row, its document and (once dealt) its match."""
 
@@ -185,12 +251,15 @@ _MATCH_CACHE: dict[tuple[int, int], Match] = {}
 
 def load_game(row: GameRow) -> Game:
     """Rebuild the match from the stored record, unless this very version was just saved."""
-    doc = TableDoc.from_json(row.data)
+    try:
+        doc = TableDoc.from_json(row.data)
+    except DocumentError as error:
+        raise DocumentError(f"game {row.id}: {error}") from error
     match = None
-    if doc.record is not None:
+    if doc.game.record is not None:
         match = _MATCH_CACHE.get((row.id, row.version))
         if match is None:
-            match = replay(read_record(doc.record))
+            match = replay(read_record(doc.game.record))
     return Game(row, doc, match)
 
 

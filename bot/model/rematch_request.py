@@ -2,75 +2,34 @@
 
 The final result message carries a Rematch button.  Every person who played taps it to
 confirm; once all have, a new game starts with the same seats and options.  The request lives
-in the finished game's document (``TableDoc.rematch``), so it survives a restart; it is
-cancelled when another game begins in that chat.  The flow (taps, cancelling, the new game)
-is :mod:`bot.table.rematch`; this module only holds the data and the views, so the presenter
-can use it.
+in the finished game's document (``GameState.rematch``: :class:`bot.model.game.RematchRequest`), so
+it survives a restart; it is cancelled when another game begins in that chat.  The flow (taps,
+cancelling, the new game) is :mod:`bot.table.rematch`; this module holds the views of the request
+and the rematch's new document, so the presenter can use them.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import replace
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.model import absence
-from bot.model.game import GAME_STATE_FIELDS, Game, Seat, TableDoc, computer_name
+from bot.model.game import CANCELLED, STARTED, Game, GameState, RematchRequest, Seat, TableDoc, computer_name
 from bot.telegram.callbacks import RematchTap
 from bot.words import room_texts
-
-OPEN = "open"
-STARTED = "started"
-CANCELLED = "cancelled"
 
 # The kinds of game whose final result offers a rematch (a private game has "Play again").
 KINDS = ("group", "room")
 CAPTION_LIMIT = 1024
 
 
-@dataclass(frozen=True)
-class RematchRequest:
-    """Who has confirmed, where the result messages are, and what became of it."""
-
-    messages: tuple[tuple[int, int], ...] = ()  # (chat id, message id) of each final result
-    confirmed: tuple[int, ...] = ()  # user ids, in the order they tapped
-    state: str = OPEN
-    game: int | None = None  # the new game, once started
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "messages": [list(pair) for pair in self.messages],
-            "confirmed": list(self.confirmed),
-            "state": self.state,
-            "game": self.game,
-        }
-
-    @staticmethod
-    def from_json(data: dict[str, Any]) -> RematchRequest:
-        return RematchRequest(
-            messages=tuple((int(chat), int(message)) for chat, message in data.get("messages", [])),
-            confirmed=tuple(int(user) for user in data.get("confirmed", [])),
-            state=str(data.get("state", OPEN)),
-            game=data.get("game"),
-        )
-
-    @property
-    def is_open(self) -> bool:
-        return self.state == OPEN
-
-
 def offered(game: Game) -> bool:
     return game.row.kind in KINDS
 
 
-def request_of(doc: TableDoc) -> RematchRequest | None:
-    return RematchRequest.from_json(doc.rematch) if doc.rematch is not None else None
-
-
 def with_request(doc: TableDoc, request: RematchRequest) -> TableDoc:
-    return replace(doc, rematch=request.to_json())
+    return replace(doc, game=replace(doc.game, rematch=request))
 
 
 def people(doc: TableDoc) -> list[tuple[int, str]]:
@@ -94,17 +53,8 @@ def everyone_confirmed(doc: TableDoc, request: RematchRequest) -> bool:
 
 
 def fresh_doc(doc: TableDoc) -> TableDoc:
-    """The same seats and options for a new game: every per-game field back to its default.
-
-    Everything else in the document (the options, whichever there are) is copied as it is."""
-    reset: dict[str, Any] = {}
-    for item in dataclasses.fields(TableDoc):
-        if item.name not in GAME_STATE_FIELDS:
-            continue
-        if item.default is not dataclasses.MISSING:
-            reset[item.name] = item.default
-        elif item.default_factory is not dataclasses.MISSING:
-            reset[item.name] = item.default_factory()
+    """The same seats and options for a new game, which starts with a fresh :class:`GameState`."""
+    level = doc.options.computer_level
     # Everyone who confirmed sits down present again; a seat whose person is gone gets a computer.
     seats: list[Seat | None] = []
     computers = sum(1 for seat in doc.seats if seat is not None and seat.is_computer)
@@ -115,8 +65,8 @@ def fresh_doc(doc: TableDoc) -> TableDoc:
             seats.append(replace(seat, away=None, timeouts=0))
         else:
             computers += 1
-            seats.append(Seat(computer_name(computers, doc.computer_level), level=doc.computer_level))
-    return replace(doc, **reset, seats=tuple(seats))
+            seats.append(Seat(computer_name(computers, level), level=level))
+    return replace(doc, seats=tuple(seats), game=GameState())
 
 
 def markup(game_id: int, doc: TableDoc, request: RematchRequest) -> InlineKeyboardMarkup | None:

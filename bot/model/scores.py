@@ -95,7 +95,7 @@ def result_of(game: Game) -> GameResult | None:
     places: list[tuple[int | None, bool]]
     if status is GameStatus.FINISHED and match.is_over:
         outcome, places = FINISHED, list(placings(match))
-    elif (status is GameStatus.CANCELLED and game.doc.killed) or status is GameStatus.CLOSED:
+    elif (status is GameStatus.CANCELLED and game.doc.game.killed) or status is GameStatus.CLOSED:
         outcome, places = ABANDONED, [(None, False)] * match.seats
     else:
         return None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.display import captions, keyboards
+from bot.display.names import shown_names
 from bot.model.game import Game
 from bot.table.service import GameService
 from bot.words import texts
@@ -11,7 +12,7 @@ from storage import GameStatus
 
 
 async def refresh_lobby(service: GameService, game: Game) -> None:
-    message_id = game.doc.lobby_message
+    message_id = game.doc.game.lobby_message
     if message_id is None:
         return
     async with service.presenter.languages.speaking_to(game.row.chat_id):
@@ -27,5 +28,5 @@ async def _show_lobby(service: GameService, game: Game, message_id: int) -> None
     elif game.row.status is GameStatus.CLOSED:
         await outbox.edit_text(game.row.chat_id, message_id, texts.lobby_closed(Refusal.IDLE_CLOSED.text))
     else:
-        started = texts.game_started(game.doc.names())
+        started = texts.game_started(shown_names(game.doc.seats))
         await outbox.edit_text(game.row.chat_id, message_id, texts.lobby_closed(started))

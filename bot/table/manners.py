@@ -58,7 +58,8 @@ async def cycle_clock(service: GameService, game_id: int, person: Person) -> Gam
         if person.user_id != game.row.creator_id:
             raise TableError(Refusal.CREATOR_ONLY)
         seconds = next_clock(clock_seconds(game.doc, game.row.kind))
-        return await service.presenter.save_doc(game, replace(game.doc, clock=seconds))
+        options = replace(game.doc.options, clock=seconds)
+        return await service.presenter.save_doc(game, replace(game.doc, options=options))
 
 
 async def time_ran_out(service: GameService, game_id: int, turn: int) -> Game | None:
@@ -72,18 +73,19 @@ async def time_ran_out(service: GameService, game_id: int, turn: int) -> Game | 
         async with service.locked(game_id) as game:
             match = game.match
             doc = game.doc
+            deadline = doc.game.deadline
             if game.row.status is not GameStatus.PLAYING or match is None or match.is_over:
                 return None
-            if turn_number(match) != turn or doc.deadline_turn != turn or doc.deadline is None:
+            if turn_number(match) != turn or doc.game.deadline_turn != turn or deadline is None:
                 return None
             seat = person_to_move(doc, match)
             if seat is None:
                 return None
-            if service.clock.now() < doc.deadline:  # woke early (the wall clock moved): sleep on
+            if service.clock.now() < deadline:  # woke early (the wall clock moved): sleep on
                 service.clock.follow(game)
                 return None
             doc, went_away = absence.timed_out(doc, seat)
-            doc = replace(doc, owed=(*doc.owed, (seat, turn, went_away)))
+            doc = replace(doc, game=replace(doc.game, owed=(*doc.game.owed, (seat, turn, went_away))))
             rng = random.Random(f"{game.id}:{turn}:clock")
             move = player_for(absence.AWAY_LEVEL).choose(match.observe(seat), rng)
             game = await service._play(Game(game.row, doc, match), seat, move, by_computer=True)
@@ -105,14 +107,16 @@ async def pay_owed(service: GameService, game_id: int) -> None:
     try:
         async with service.locked(game_id) as game:
             now = service.clock.now()
-            busy = game.doc.owed_claimed_until is not None and game.doc.owed_claimed_until > now
-            if not game.doc.owed or busy:
+            state = game.doc.game
+            busy = state.owed_claimed_until is not None and state.owed_claimed_until > now
+            if not state.owed or busy:
                 return
-            game = await service.presenter.save_doc(game, replace(game.doc, owed_claimed_until=now + PAYING_LEASE))
+            claimed = replace(state, owed_claimed_until=now + PAYING_LEASE)
+            game = await service.presenter.save_doc(game, replace(game.doc, game=claimed))
     except TableError:  # gone, closed, or changed under the claim
         return
     if game.match is not None and not game.match.is_over:
-        for seat, _turn, went_away in game.doc.owed:
+        for seat, _turn, went_away in game.doc.game.owed:
             person = game.doc.seats[seat]
             if person is None or person.user_id is None:
                 continue
@@ -121,11 +125,12 @@ async def pay_owed(service: GameService, game_id: int) -> None:
             if went_away:
                 notice = partial(manners_texts.away_notice, person.name, absence.TIMEOUT)
                 await _tell_table(service, game, notice, but=person.user_id)
-    paid = set(game.doc.owed)
+    paid = set(game.doc.game.owed)
     try:
         async with service.locked(game_id) as fresh:
-            left = tuple(notice for notice in fresh.doc.owed if notice not in paid)
-            await service.presenter.save_doc(fresh, replace(fresh.doc, owed=left, owed_claimed_until=None))
+            left = tuple(notice for notice in fresh.doc.game.owed if notice not in paid)
+            settled = replace(fresh.doc.game, owed=left, owed_claimed_until=None)
+            await service.presenter.save_doc(fresh, replace(fresh.doc, game=settled))
     except TableError:  # closed meanwhile, or changed again (the claim lapses, they are sent again)
         return
 
@@ -218,17 +223,18 @@ async def kill(service: GameService, game_id: int, by: Person) -> Game:
     async with service.locked(game_id) as game:
         if game.row.status not in (GameStatus.LOBBY, GameStatus.PLAYING):
             raise TableError(Refusal.NO_GAME_HERE)
-        doc = service.clock.cleared(replace(game.doc, killed=True))
+        doc = service.clock.cleared(replace(game.doc, game=replace(game.doc.game, killed=True)))
         game = await service.presenter.save_doc(game, doc, status=GameStatus.CANCELLED)
         await scores.record_quietly(service.db, game)  # abandoned: kept, no rating changes
     service.clock.follow(game)
     outbox = service.presenter.outbox
     chat_id = game.row.chat_id
     if game.match is None:  # a lobby
-        if game.doc.lobby_message is not None:
+        lobby_message = game.doc.game.lobby_message
+        if lobby_message is not None:
             async with service.presenter.languages.speaking_to(chat_id):
                 text = manners_texts.lobby_killed(by.name)
-            await outbox.edit_text(chat_id, game.doc.lobby_message, text)
+            await outbox.edit_text(chat_id, lobby_message, text)
         return game
     if game.row.kind == "group":
         service.presenter.boards.request(game)  # the board once more: "ended", no buttons
@@ -244,7 +250,7 @@ async def take_back(service: GameService, game_id: int, user_id: int) -> Game:
     """Commit the person's return (show it with :func:`after_take_back` once the tap is answered)."""
     async with service.locked(game_id) as game:
         match = game.match
-        if game.row.status is not GameStatus.PLAYING or match is None or match.is_over or game.doc.killed:
+        if game.row.status is not GameStatus.PLAYING or match is None or match.is_over or game.doc.game.killed:
             raise TableError(Refusal.TAKE_BACK_OVER)
         seat = game.doc.seat_of(user_id)
         if seat is None:
@@ -296,7 +302,7 @@ async def _freeze_hands(service: GameService, game: Game) -> None:
     match = game.match
     assert match is not None
     outbox = service.presenter.outbox
-    for seat, hand in game.doc.hands.items():
+    for seat, hand in game.doc.game.hands.items():
         info = game.doc.seats[seat]
         if info is None or info.user_id is None or info.away == absence.BLOCKED:
             continue

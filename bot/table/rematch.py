@@ -14,8 +14,7 @@ from dataclasses import dataclass, replace
 
 from bot.display import captions
 from bot.model import rematch_request, scores
-from bot.model.game import Game, load_game
-from bot.model.rematch_request import CANCELLED, STARTED, RematchRequest
+from bot.model.game import CANCELLED, STARTED, Game, RematchRequest, TableDoc, load_game
 from bot.table.service import GameService, TableError
 from bot.telegram.outbox import Unreachable
 from bot.words.refusals import Notice, Refusal
@@ -40,7 +39,7 @@ class RematchOutcome:
 
 async def confirm(service: GameService, game_id: int, user_id: int) -> RematchOutcome:
     async with service.locked(game_id) as game:
-        request = rematch_request.request_of(game.doc)
+        request = game.doc.game.rematch
         if request is None or game.row.status is not GameStatus.FINISHED:
             raise TableError(Refusal.REMATCH_CLOSED)
         people = {person for person, _ in rematch_request.people(game.doc)}
@@ -73,13 +72,13 @@ async def confirm(service: GameService, game_id: int, user_id: int) -> RematchOu
 async def cancel_pending(service: GameService, chat_id: int, new_game_id: int) -> None:
     """Another game (``new_game_id``) began in ``chat_id``: its older pending requests are off."""
     for row in await service.db.games.newest_in_chat(chat_id, RECENT):
-        pending = row.data.get("rematch")
-        if row.id >= new_game_id or row.status is not GameStatus.FINISHED or not pending:
+        if row.id >= new_game_id or row.status is not GameStatus.FINISHED:
             continue
-        if not RematchRequest.from_json(pending).is_open:
+        pending = TableDoc.from_json(row.data).game.rematch
+        if pending is None or not pending.is_open:
             continue
         async with service.locked(row.id) as game:
-            request = rematch_request.request_of(game.doc)
+            request = game.doc.game.rematch
             if request is None or not request.is_open:
                 continue
             game = await _save(service, game, replace(request, state=CANCELLED))
@@ -88,7 +87,7 @@ async def cancel_pending(service: GameService, chat_id: int, new_game_id: int) -
 
 async def show(service: GameService, game: Game) -> None:
     """Redraw the final result message(s) of ``game``: who has confirmed, or what became of it."""
-    request = rematch_request.request_of(game.doc)
+    request = game.doc.game.rematch
     match = game.match
     if request is None or match is None or not match.rounds:
         return

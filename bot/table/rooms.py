@@ -18,8 +18,7 @@ from urllib.parse import urlencode
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.model import rematch_request
-from bot.model.game import Game, Seat, TableDoc, load_game
+from bot.model.game import Game, GameState, Seat, TableDoc, load_game
 from bot.table.service import GameService, TableError, chat_free, short_name
 from bot.telegram.callbacks import RoomAction, RoomTap
 from bot.telegram.people import Person
@@ -42,8 +41,9 @@ def new_code() -> str:
 
 
 def payload(game: Game) -> str:
-    assert game.doc.room_code is not None
-    return f"{PREFIX}{game.id}_{game.doc.room_code}"
+    code = game.doc.game.room_code
+    assert code is not None
+    return f"{PREFIX}{game.id}_{code}"
 
 
 def parse(text: str) -> tuple[int, str] | None:
@@ -125,7 +125,7 @@ async def open_room(service: GameService, person: Person, preset: str) -> Opened
             if old.row.status in (GameStatus.LOBBY, GameStatus.PLAYING):
                 row = await service.db.games.save(old.row, status=GameStatus.CANCELLED)
                 closed = Game(row, old.doc, old.match) if old.row.kind == KIND else None
-    doc = TableDoc(seats=(Seat(short_name(person.name), person.user_id), None), room_code=new_code())
+    doc = TableDoc(seats=(Seat(short_name(person.name), person.user_id), None), game=GameState(room_code=new_code()))
     with chat_free():
         row = await service.db.games.create(
             chat_id=chat_id,
@@ -154,7 +154,7 @@ async def enter(service: GameService, person: Person, game_id: int, code: str) -
                 return Entered(Notice.ROOM_SEAT_FREE, game)
             if game.row.status is GameStatus.CANCELLED:
                 raise TableError(Refusal.ROOM_CLOSED)
-            request = rematch_request.request_of(game.doc)
+            request = game.doc.game.rematch
             if request is None or request.game is None:
                 raise TableError(Refusal.ROOM_OWN_GAME_OVER)
             game_id = request.game  # that game's rematch: the seat is there now
@@ -164,7 +164,8 @@ async def enter(service: GameService, person: Person, game_id: int, code: str) -
 async def _take_seat(service: GameService, game: Game, person: Person, code: str) -> Entered:
     if game.row.status is GameStatus.CANCELLED:
         raise TableError(Refusal.ROOM_CLOSED)
-    if game.doc.room_code is None or not secrets.compare_digest(code, game.doc.room_code):
+    room_code = game.doc.game.room_code
+    if room_code is None or not secrets.compare_digest(code, room_code):
         raise TableError(Refusal.ROOM_OLD_LINK)
     free = [index for index, seat in enumerate(game.doc.seats) if seat is None]
     if game.row.status is not GameStatus.LOBBY or not free:
@@ -177,7 +178,8 @@ async def reset(service: GameService, person: Person, game_id: int) -> Game:
     """A new code while the second seat is free: the old link stops working."""
     async with service.locked(game_id) as game:
         _require_waiting(game, person)
-        return await service.presenter.save_doc(game, replace(game.doc, room_code=new_code()))
+        state = replace(game.doc.game, room_code=new_code())
+        return await service.presenter.save_doc(game, replace(game.doc, game=state))
 
 
 async def close(service: GameService, person: Person, game_id: int) -> Game:

@@ -24,6 +24,7 @@ from bot.model.game import (
     Game,
     Seat,
     TableDoc,
+    TableOptions,
     computer_name,
     load_game,
     record_of,
@@ -88,7 +89,7 @@ def solo_computer_name(index: int, opponents: int) -> str:
 def with_computer_level(doc: TableDoc, level: str) -> TableDoc:
     """Every computer seat at ``level``; names, people and the record stay as they are."""
     seats = tuple(replace(seat, level=level) if seat and seat.is_computer else seat for seat in doc.seats)
-    return replace(doc, seats=seats, computer_level=level)
+    return replace(doc, seats=seats, options=replace(doc.options, computer_level=level))
 
 
 class TableManners(Protocol):
@@ -175,7 +176,7 @@ class GameService:
         places: list[Seat | None] = [None] * count
         if creator.private_ok:
             places[0] = Seat(short_name(creator.name), creator.user_id)
-        doc = TableDoc(seats=tuple(places), computer_level=level, clock=clock)
+        doc = TableDoc(seats=tuple(places), options=TableOptions(computer_level=level, clock=clock))
         with chat_free():
             row = await self.db.games.create(
                 chat_id=chat_id,
@@ -189,7 +190,8 @@ class GameService:
 
     async def set_lobby_message(self, game: Game, message_id: int) -> Game:
         async with self.locked(game.id) as fresh:
-            return await self.presenter.save_doc(fresh, replace(fresh.doc, lobby_message=message_id))
+            state = replace(fresh.doc.game, lobby_message=message_id)
+            return await self.presenter.save_doc(fresh, replace(fresh.doc, game=state))
 
     async def join(self, game_id: int, person: Person) -> Game:
         async with self.locked(game_id) as game:
@@ -217,14 +219,14 @@ class GameService:
         async with self.locked(game_id) as game:
             self._require_lobby(game)
             self._require_creator(game, person)
-            level = game.doc.computer_level if level is None else level
+            level = game.doc.options.computer_level if level is None else level
             self._require_level(level)
             free = [i for i, seat in enumerate(game.doc.seats) if seat is None]
             if not free:
                 raise TableError(Refusal.LOBBY_FULL)
             computers = sum(1 for seat in game.doc.seats if seat and seat.is_computer)
             doc = game.doc.with_seat(free[0], Seat(computer_name(computers + 1, level), level=level))
-            return await self.presenter.save_doc(game, replace(doc, computer_level=level))
+            return await self.presenter.save_doc(game, replace(doc, options=replace(doc.options, computer_level=level)))
 
     async def cycle_seats(self, game_id: int, person: Person) -> Game:
         """Seats 2 -> 3 -> 4 -> 2 within the preset's range; a seat is removed only when it is free."""
@@ -256,7 +258,7 @@ class GameService:
             if not any(seat and not seat.is_computer for seat in game.doc.seats):
                 raise TableError(Refusal.NOT_SEATED)
             doc = game.doc
-            level = doc.computer_level if doc.computer_level in LEVELS else DEFAULT_LEVEL
+            level = doc.options.computer_level if doc.options.computer_level in LEVELS else DEFAULT_LEVEL
             computers = sum(1 for seat in doc.seats if seat and seat.is_computer)
             seats = list(doc.seats)
             for index, seat in enumerate(seats):
@@ -295,7 +297,7 @@ class GameService:
                 status=GameStatus.LOBBY,
                 preset=preset,
                 creator_id=person.user_id,
-                data=TableDoc(seats=tuple(seats), computer_level=level).to_json(),
+                data=TableDoc(seats=tuple(seats), options=TableOptions(computer_level=level)).to_json(),
             )
         async with self.locked(row.id) as game:
             game = await self._deal_first(game)
@@ -307,7 +309,8 @@ class GameService:
         match, moves = _auto_moves(match)
         # The forced lead alone can end the game: nobody can follow it (a quickblock fish).
         status = GameStatus.FINISHED if match.is_over else GameStatus.PLAYING
-        doc = replace(absence.everyone_back(game.doc), record=record_of(match))
+        doc = absence.everyone_back(game.doc)
+        doc = replace(doc, game=replace(doc.game, record=record_of(match)))
         doc = self.clock.stamp(doc, game.row.kind, match)
         wake_at = self._wake_on_commit(Game(replace(game.row, status=status), doc, match))
         row = await self.db.games.save(game.row, status=status, data=doc.to_json(), moves=moves, wake_at=wake_at)
@@ -351,7 +354,8 @@ class GameService:
             moves += more
         # Decided last: the next round's forced lead can end the round, and the match, by itself.
         status = GameStatus.FINISHED if match.is_over else GameStatus.PLAYING
-        doc = self.clock.stamp(replace(game.doc, record=record_of(match)), game.row.kind, match)
+        doc = replace(game.doc, game=replace(game.doc.game, record=record_of(match)))
+        doc = self.clock.stamp(doc, game.row.kind, match)
         wake_at = self._wake_on_commit(Game(replace(game.row, status=status), doc, match))
         row = await self.db.games.save(game.row, status=status, data=doc.to_json(), moves=moves, wake_at=wake_at)
         remember(row, match)
@@ -390,8 +394,8 @@ class GameService:
         if seat is None or seat.computer_plays:
             delay = self.group_delay if game.row.kind == "group" else self.private_delay
             return now + delay + self.db.wake_grace
-        if game.doc.deadline is not None:
-            return game.doc.deadline + WAKE_SLACK
+        if game.doc.game.deadline is not None:
+            return game.doc.game.deadline + WAKE_SLACK
         return None
 
     def _on_computers_turn(self, game: Game) -> bool:

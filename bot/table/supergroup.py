@@ -41,7 +41,7 @@ async def move_chat(service: GameService, old: int, new: int) -> bool:
             return False  # another notice moved it first
         game = load_game(row)
         # The old chat's messages stay there; the new chat gets its own.
-        doc = replace(game.doc, lobby_message=None, board_message=None, board_round=-1)
+        doc = replace(game.doc, game=replace(game.doc.game, lobby_message=None, board_message=None, board_round=-1))
         game = await service.presenter.save_doc(game, doc)
     log.info("chat %s became %s: %d games moved, game %s goes on there", old, new, moved, game.id)
     if game.row.kind != "group":

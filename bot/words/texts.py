@@ -69,7 +69,7 @@ LEVEL_TITLES: dict[str, str] = {"easy": N_("Easy"), "medium": N_("Medium"), "har
 
 
 # A computer seat's name is made when it sits down and stored in English ("🤖 Hard 2", "🤖 Computer");
-# it is translated each time it is shown (bot.model.game.Seat.shown_name).
+# it is translated each time it is shown (bot.display.names.shown_name).
 COMPUTER_NAME = re.compile(r"🤖 (Easy|Medium|Hard|Computer)( \d+)?")  # i18n: not shown
 COMPUTER_WORD = N_("Computer")
 

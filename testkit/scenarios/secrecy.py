@@ -210,6 +210,7 @@ class GameTimes:
 
 
 def load_games(database: Path) -> dict[int, GameTimes]:
+    from bot.display.names import shown_names
     from bot.model.game import TableDoc
 
     connection = sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=10)
@@ -226,7 +227,7 @@ def load_games(database: Path) -> dict[int, GameTimes]:
                 "SELECT round, seat, tile, at FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)
             ).fetchall()
             seats = {seat["user_id"]: n for n, seat in enumerate(doc["seats"]) if seat and seat.get("user_id")}
-            names = TableDoc.from_json(doc).names()
+            names = shown_names(TableDoc.from_json(doc).seats)
             found[game_id] = GameTimes(game_id, preset, names, seats, timeline(doc["record"], moves), doc["record"])
     finally:
         connection.close()

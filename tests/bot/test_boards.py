@@ -9,7 +9,7 @@ from typing import Any, cast
 
 from bot.display.boards import BoardPainter
 from bot.display.pictures import Photo, PictureMaker
-from bot.model.game import Game, Seat, TableDoc
+from bot.model.game import Game, GameState, Seat, TableDoc
 from bot.telegram.locks import GameLocks
 from bot.telegram.outbox import Outbox
 from bot.telegram.pacing import Pacer
@@ -62,8 +62,8 @@ class Screen:
 
     async def save(self, row: GameRow, data: dict[str, Any], wake_at: float | None = None) -> GameRow:
         doc = TableDoc.from_json(data)
-        assert doc.board_message is not None
-        self.stored.append((doc.board_message, doc.board_round))
+        assert doc.game.board_message is not None
+        self.stored.append((doc.game.board_message, doc.game.board_round))
         self.rows[row.id] = saved = replace(row, data=data, version=row.version + 1)
         return saved
 
@@ -79,7 +79,7 @@ def painter(screen: Screen, per_minute: float) -> BoardPainter:
 def positions(count: int) -> list[Game]:
     rng = random.Random(3)
     match = Match.new(Rules.preset("block"), 2, rng)
-    doc = TableDoc(seats=(Seat("Ann", 1), Seat("Bob", 2)), board_message=7, board_round=0)
+    doc = TableDoc(seats=(Seat("Ann", 1), Seat("Bob", 2)), game=GameState(board_message=7, board_round=0))
     games = []
     for version in range(count):
         row = GameRow(5, CHAT, "group", GameStatus.PLAYING, "block", 1, version, doc.to_json(), 0.0, 0.0)

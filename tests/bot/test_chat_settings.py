@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
@@ -11,14 +12,19 @@ import pytest
 from aiogram import Bot
 from aiogram.exceptions import TelegramMigrateToChat
 from aiogram.methods import SendMessage
+from aiogram.types import Message, ReplyParameters
 
 from bot.background.idle_close import DAY, IdleSweeper, game_of
 from bot.display.settings_message import settings_markup, settings_text
+from bot.handlers.settings import point_to_game
 from bot.model.chat_defaults import ChatDefaults, change, chat_defaults, parse
+from bot.model.game import GameState, TableDoc
 from bot.telegram.callbacks import HandTap, LevelTap, LobbyTap, RematchTap, RoomTap, RulesTap, SettingsTap, TileTap
 from bot.telegram.locks import GameLocks
 from bot.telegram.outbox import Outbox
-from storage import ChatRow, Database, GameStatus
+from bot.words import settings_texts
+from bot.words.refusals import Refusal
+from storage import ChatRow, Database, GameRow, GameStatus
 
 
 async def _open(tmp_path: Path) -> Database:
@@ -136,3 +142,27 @@ async def test_a_send_into_an_upgraded_group_calls_the_hook() -> None:
     assert await outbox.send_text(-1, "hello") is None
     await asyncio.sleep(0)
     assert moved == [(-1, -1_000_000_001)]
+
+
+class _Asked:
+    """The one thing point_to_game does with the /new message: answer it."""
+
+    def __init__(self) -> None:
+        self.answers: list[tuple[str, int | None]] = []
+
+    async def answer(self, text: str, reply_parameters: ReplyParameters | None = None) -> None:
+        self.answers.append((text, reply_parameters.message_id if reply_parameters else None))
+
+
+@pytest.mark.parametrize("status", [GameStatus.LOBBY, GameStatus.PLAYING])
+async def test_new_while_a_game_is_open_answers_its_lobby_or_board_message(status: GameStatus) -> None:
+    doc = TableDoc(seats=(None, None), game=GameState(lobby_message=11, board_message=22))
+    running = GameRow(3, -1, "group", status, "draw", 1, 1, doc.to_json(), 0.0, 0.0)
+    asked = _Asked()
+    await point_to_game(cast(Message, asked), running)
+    lobby = status is GameStatus.LOBBY
+    assert asked.answers == [(settings_texts.game_running_here(lobby), 11 if lobby else 22)]
+    # Without the message to point to (not sent yet): the plain refusal.
+    bare = replace(running, data=TableDoc(seats=(None, None)).to_json())
+    await point_to_game(cast(Message, asked), bare)
+    assert asked.answers[-1] == (Refusal.GAME_RUNNING.text, None)

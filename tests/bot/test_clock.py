@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from bot.model.clock import DEFAULT_CLOCK, TurnClock, clock_seconds, next_clock, person_to_move
-from bot.model.game import Game, Seat, TableDoc, record_of, turn_number
+from bot.model.game import Game, GameState, Seat, TableDoc, TableOptions, record_of, turn_number
 from engine import Match, Rules
 from storage import GameRow, GameStatus
 
@@ -55,9 +55,17 @@ def _game(doc: TableDoc, match: Match, *, version: int = 1, status: GameStatus =
     return Game(row, doc, match)
 
 
-def _people_doc(match: Match, **changes: object) -> TableDoc:
+def _people_doc(match: Match, clock: int | None = None) -> TableDoc:
     seats = tuple(Seat(f"P{i}", user_id=100 + i) for i in range(match.seats))
-    return replace(TableDoc(seats=seats, record=record_of(match)), **changes)  # type: ignore[arg-type]
+    return TableDoc(seats=seats, options=TableOptions(clock=clock), game=GameState(record=record_of(match)))
+
+
+def _clocked(doc: TableDoc, clock: int) -> TableDoc:
+    return replace(doc, options=replace(doc.options, clock=clock))
+
+
+def _deadline(doc: TableDoc, deadline: float | None, turn: int | None) -> TableDoc:
+    return replace(doc, game=replace(doc.game, deadline=deadline, deadline_turn=turn))
 
 
 async def _settle() -> None:
@@ -70,9 +78,9 @@ def test_the_clock_of_each_kind_of_game() -> None:
     assert clock_seconds(doc, "group") == DEFAULT_CLOCK == 60
     assert clock_seconds(doc, "room") == 60
     assert clock_seconds(doc, "private") == 0  # against the computer: no clock
-    assert clock_seconds(replace(doc, clock=30), "group") == 30
-    assert clock_seconds(replace(doc, clock=0), "group") == 0
-    assert clock_seconds(replace(doc, clock=120), "private") == 0
+    assert clock_seconds(_clocked(doc, 30), "group") == 30
+    assert clock_seconds(_clocked(doc, 0), "group") == 0
+    assert clock_seconds(_clocked(doc, 120), "private") == 0
 
 
 def test_the_lobby_button_cycles_off_30_60_120() -> None:
@@ -89,33 +97,33 @@ def test_a_deadline_is_stamped_when_the_turn_comes_to_a_person_and_kept_for_that
     match = _match()
     doc = _people_doc(match, clock=30)
     stamped = clock.stamp(doc, "group", match)
-    assert stamped.deadline == time.value + 15  # 30 s at half scale
-    assert stamped.deadline_turn == turn_number(match)
+    assert stamped.game.deadline == time.value + 15  # 30 s at half scale
+    assert stamped.game.deadline_turn == turn_number(match)
 
     time.value += 10  # the same turn, later (a seat elsewhere changed): the deadline stays
     assert clock.stamp(stamped, "group", match) == stamped
 
     later = match.apply(match.round.legal_moves()[0])
     again = clock.stamp(stamped, "group", later)  # the next turn: a new deadline
-    assert again.deadline_turn == turn_number(later)
-    assert again.deadline == time.value + 15
+    assert again.game.deadline_turn == turn_number(later)
+    assert again.game.deadline == time.value + 15
 
 
 def test_no_deadline_without_a_clock_or_on_a_computers_turn() -> None:
     clock = TurnClock(now=FakeTime().now)
     match = _match()
     doc = clock.stamp(_people_doc(match), "group", match)
-    assert doc.deadline is not None
+    assert doc.game.deadline is not None
 
-    assert clock.stamp(replace(doc, clock=0), "group", match).deadline is None
-    assert clock.stamp(doc, "private", match).deadline is None
+    assert clock.stamp(_clocked(doc, 0), "group", match).game.deadline is None
+    assert clock.stamp(doc, "private", match).game.deadline is None
     turn = match.round.turn
     computer = doc.with_seat(turn, Seat("🤖 Medium 1", level="medium"))
     assert person_to_move(computer, match) is None
-    assert clock.stamp(computer, "group", match).deadline is None
+    assert clock.stamp(computer, "group", match).game.deadline is None
     away = doc.with_seat(turn, replace(doc.seats[turn], away="left"))  # type: ignore[arg-type]
     cleared = clock.stamp(away, "group", match)
-    assert cleared.deadline is None and cleared.deadline_turn is None
+    assert cleared.game.deadline is None and cleared.game.deadline_turn is None
 
 
 async def test_a_timer_runs_out_at_the_stored_deadline() -> None:
@@ -127,7 +135,7 @@ async def test_a_timer_runs_out_at_the_stored_deadline() -> None:
 
     clock = TurnClock(expired, now=time.now, sleep=time.sleep)
     match = _match()
-    doc = replace(_people_doc(match), deadline=time.value + 60, deadline_turn=turn_number(match))
+    doc = _deadline(_people_doc(match), time.value + 60, turn_number(match))
     clock.follow(_game(doc, match))
     await _settle()
     assert fired == [(5, turn_number(match), time.value)]
@@ -145,7 +153,7 @@ async def test_a_deadline_already_past_runs_out_at_once() -> None:
 
     clock = TurnClock(expired, now=time.now, sleep=time.sleep)
     match = _match()
-    doc = replace(_people_doc(match), deadline=time.value - 500, deadline_turn=7)  # e.g. during a restart
+    doc = _deadline(_people_doc(match), time.value - 500, 7)  # e.g. during a restart
     clock.follow(_game(doc, match))
     await _settle()
     assert fired == [7]
@@ -162,7 +170,7 @@ async def test_following_is_idempotent_and_a_new_turn_replaces_the_timer() -> No
 
     clock = TurnClock(expired, now=time.now, sleep=time.sleep)
     match = _match()
-    doc = replace(_people_doc(match), deadline=time.value + 60, deadline_turn=3)
+    doc = _deadline(_people_doc(match), time.value + 60, 3)
     clock.follow(_game(doc, match, version=4))
     await _settle()
     clock.follow(_game(doc, match, version=4))  # the same again: the same timer
@@ -170,10 +178,10 @@ async def test_following_is_idempotent_and_a_new_turn_replaces_the_timer() -> No
     assert time.slept == [60]
 
     # An older copy of the game (read before the last change) cannot bring back an old timer.
-    clock.follow(_game(replace(doc, deadline_turn=2), match, version=3))
+    clock.follow(_game(_deadline(doc, doc.game.deadline, 2), match, version=3))
     assert clock.armed(5) == (3, time.value + 60)
 
-    clock.follow(_game(replace(doc, deadline=time.value + 90, deadline_turn=4), match, version=5))
+    clock.follow(_game(_deadline(doc, time.value + 90, 4), match, version=5))
     await _settle()
     assert clock.armed(5) == (4, time.value + 90)
     time.release()
@@ -187,12 +195,12 @@ async def test_a_game_that_ended_has_no_timer(status: GameStatus) -> None:
     time = HeldTime()
     clock = TurnClock(now=time.now, sleep=time.sleep)
     match = _match()
-    doc = replace(_people_doc(match), deadline=time.value + 60, deadline_turn=3)
+    doc = _deadline(_people_doc(match), time.value + 60, 3)
     clock.follow(_game(doc, match, version=1))
     assert clock.armed(5) is not None
     clock.follow(_game(doc, match, version=2, status=status))
     assert clock.armed(5) is None
-    clock.follow(_game(replace(doc, deadline=None, deadline_turn=None), match, version=3))
+    clock.follow(_game(_deadline(doc, None, None), match, version=3))
     assert clock.armed(5) is None
     clock.close()
 
@@ -205,10 +213,10 @@ async def test_a_failing_expiry_is_logged_and_the_clock_goes_on(caplog: pytest.L
 
     clock = TurnClock(broken, now=time.now, sleep=time.sleep)
     match = _match()
-    doc = replace(_people_doc(match), deadline=time.value + 1, deadline_turn=1)
+    doc = _deadline(_people_doc(match), time.value + 1, 1)
     clock.follow(_game(doc, match))
     await _settle()
     assert "turn clock could not play" in caplog.text
-    clock.follow(_game(replace(doc, deadline=time.value + 1, deadline_turn=2), match, version=2))
+    clock.follow(_game(_deadline(doc, time.value + 1, 2), match, version=2))
     assert clock.armed(5) == (2, time.value + 1)
     clock.close()

@@ -14,7 +14,7 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot.display import captions, keyboards
 from bot.display.presenter import Presenter
-from bot.model.game import DEFAULT_LEVEL, Game, Seat, TableDoc, record_of, remember
+from bot.model.game import DEFAULT_LEVEL, Game, GameState, Seat, TableDoc, TableOptions, record_of, remember
 from bot.table.service import GameService, TableError, computer_name, solo_computer_name, with_computer_level
 from bot.telegram.callbacks import LevelTap, LobbyTap, SoloGo
 from bot.telegram.locks import GameLocks
@@ -31,7 +31,7 @@ HUGE = 2**53
 def _game(kind: str, match: Match | None, seats: tuple[Seat | None, ...], game_id: int = HUGE) -> Game:
     status = GameStatus.PLAYING if match is not None else GameStatus.LOBBY
     row = GameRow(game_id, -(10**13), kind, status, "draw", 7, 3, {}, 0.0, 0.0)
-    doc = TableDoc(seats=seats, record=record_of(match) if match else None)
+    doc = TableDoc(seats=seats, game=GameState(record=record_of(match) if match else None))
     return Game(row, doc, match)
 
 
@@ -57,7 +57,7 @@ def test_level_callbacks_fit_in_64_bytes() -> None:
 def test_the_lobby_offers_a_computer_of_each_level_and_names_the_fill_level() -> None:
     seats = (Seat("Ann", user_id=7), Seat(computer_name(1, "easy"), level="easy"), None)
     game = _game("group", None, seats)
-    game = replace(game, doc=replace(game.doc, computer_level="hard"))
+    game = replace(game, doc=replace(game.doc, options=TableOptions(computer_level="hard")))
     actions = [LobbyTap.unpack(data).action for _, data in _buttons(keyboards.lobby_markup(game))]
     assert [a for a in actions if a.startswith("add")] == ["add-easy", "add-medium", "add-hard"]
     text = captions.lobby_text(game)
@@ -110,21 +110,21 @@ def test_no_level_row_once_the_game_is_over() -> None:
 
 def test_a_new_level_changes_only_the_computer_seats() -> None:
     match = Match.new(Rules.preset("draw"), 3, random.Random(5))
-    doc = TableDoc(seats=_solo_seats("medium"), record=record_of(match), results_posted=0)
+    doc = TableDoc(seats=_solo_seats("medium"), game=GameState(record=record_of(match), results_posted=0))
     changed = with_computer_level(doc, "easy")
     assert [s.level for s in changed.seats if s] == [None, "easy", "easy"]
     assert [s.name for s in changed.seats if s] == [s.name for s in doc.seats if s]  # names are kept
     assert changed.seats[0] == doc.seats[0]
-    assert changed.record == doc.record
-    assert changed.computer_level == "easy"
+    assert changed.game == doc.game
+    assert changed.options.computer_level == "easy"
 
 
 def test_the_lobby_level_survives_a_round_trip_and_old_documents_get_the_default() -> None:
-    doc = TableDoc(seats=(None, None), computer_level="hard")
-    assert TableDoc.from_json(doc.to_json()).computer_level == "hard"
+    doc = TableDoc(seats=(None, None), options=TableOptions(computer_level="hard"))
+    assert TableDoc.from_json(doc.to_json()).options.computer_level == "hard"
     old = doc.to_json()
     del old["computer_level"]
-    assert TableDoc.from_json(old).computer_level == DEFAULT_LEVEL
+    assert TableDoc.from_json(old).options.computer_level == DEFAULT_LEVEL
 
 
 def test_computer_names() -> None:
@@ -230,7 +230,7 @@ async def test_the_lobby_fills_free_seats_with_the_level_chosen_last(service: Ga
     assert len(lobby.doc.seats) == 4
     await service.add_computer(lobby.id, ANN, "hard")
     lobby = await service.add_computer(lobby.id, ANN, "easy")
-    assert lobby.doc.computer_level == "easy"
+    assert lobby.doc.options.computer_level == "easy"
     with pytest.raises(TableError) as refused:
         await service.add_computer(lobby.id, ANN, "godlike")
     assert refused.value.refusal is Refusal.UNKNOWN_LEVEL

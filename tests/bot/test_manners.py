@@ -144,7 +144,7 @@ async def _group_game(service: GameService, clock: int | None = 30) -> Game:
     game = await service.join(game.id, BOB)
     if clock is not None:
         async with service.locked(game.id) as fresh:
-            await service.presenter.save_doc(fresh, replace(fresh.doc, clock=clock))
+            await service.presenter.save_doc(fresh, replace(fresh.doc, options=replace(fresh.doc.options, clock=clock)))
     return await service.start(game.id, ANN, show=False)
 
 
@@ -161,10 +161,10 @@ def _match(game: Game) -> Match:
 async def _run_out(service: GameService, time: Time, game_id: int) -> tuple[Game, int]:
     """Let the clock of the turn to play run out; the game after it and the seat that ran out."""
     game = await _fresh(service, game_id)
-    assert game.doc.deadline is not None and game.doc.deadline_turn is not None
+    assert game.doc.game.deadline is not None and game.doc.game.deadline_turn is not None
     seat = _match(game).round.turn
-    time.value = game.doc.deadline + 0.001
-    after = await manners.time_ran_out(service, game_id, game.doc.deadline_turn)
+    time.value = game.doc.game.deadline + 0.001
+    after = await manners.time_ran_out(service, game_id, game.doc.game.deadline_turn)
     assert after is not None, "the clock did not play"
     return after, seat
 
@@ -190,10 +190,10 @@ def _who(game: Game, seat: int) -> Person:
 
 async def test_the_deal_stamps_a_deadline_for_the_person_to_play(service: GameService, time: Time) -> None:
     game = await _group_game(service, clock=30)
-    assert game.doc.deadline == time.value + 30
-    assert game.doc.deadline_turn == turn_number(_match(game))
+    assert game.doc.game.deadline == time.value + 30
+    assert game.doc.game.deadline_turn == turn_number(_match(game))
     private = await service.open_solo(-5, CAROL, "draw", 1)
-    assert private.doc.deadline is None  # against the computer: no clock
+    assert private.doc.game.deadline is None  # against the computer: no clock
 
 
 async def test_the_clock_plays_for_a_person_and_the_second_run_out_in_a_row_seats_a_computer(
@@ -229,16 +229,16 @@ async def test_the_clock_plays_for_a_person_and_the_second_run_out_in_a_row_seat
     # The away seat's turns are the computers' now: no deadline for it.
     game = await _fresh(service, game.id)
     if _match(game).round.turn == seat:
-        assert game.doc.deadline is None
+        assert game.doc.game.deadline is None
 
 
 async def test_a_stale_or_early_timer_changes_nothing(service: GameService, time: Time) -> None:
     game = await _group_game(service)
-    turn = game.doc.deadline_turn
-    assert turn is not None and game.doc.deadline is not None
+    turn = game.doc.game.deadline_turn
+    assert turn is not None and game.doc.game.deadline is not None
     version = game.row.version
     assert await manners.time_ran_out(service, game.id, turn) is None  # not yet
-    time.value = game.doc.deadline + 1
+    time.value = game.doc.game.deadline + 1
     assert await manners.time_ran_out(service, game.id, turn - 1) is None  # a turn already played
     assert (await _fresh(service, game.id)).row.version == version
     # The person played meanwhile: their move wins, the late timer does nothing.
@@ -281,7 +281,7 @@ async def test_a_person_takes_their_seat_back(service: GameService, time: Time) 
     game = await manners.take_back(service, game.id, BOB.user_id)
     assert _person(game, seat).away is None
     if _match(game).round.turn == seat:
-        assert game.doc.deadline == time.value + 30  # his clock starts afresh
+        assert game.doc.game.deadline == time.value + 30  # his clock starts afresh
     await manners.after_take_back(service, game, BOB.user_id)
     assert outbox(service).to(GROUP)[-1].text == manners_texts.back_notice("Bob")
     with pytest.raises(TableError, match="already_back"):
@@ -303,12 +303,12 @@ async def test_a_kicked_person_cannot_take_the_seat_back_and_a_killed_game_refus
 
     await manners.kill(service, game.id, ANN)
     game = await _fresh(service, game.id)
-    assert game.row.status is GameStatus.CANCELLED and game.doc.killed
-    assert game.doc.deadline is None and service.clock.armed(game.id) is None
+    assert game.row.status is GameStatus.CANCELLED and game.doc.game.killed
+    assert game.doc.game.deadline is None and service.clock.armed(game.id) is None
     assert keyboards.board_markup(game) is None
     assert manners_texts.killed_line() in captions.board_caption(game, _match(game))
     boards = cast(RecordingBoards, service.presenter.boards)
-    assert boards.requested[-1].doc.killed
+    assert boards.requested[-1].doc.game.killed
     assert outbox(service).to(GROUP)[-1].text == manners_texts.killed_notice("Ann")
     with pytest.raises(TableError, match="take_back_over"):
         await manners.take_back(service, game.id, BOB.user_id)
@@ -321,7 +321,7 @@ async def test_kill_and_kick_in_a_lobby(service: GameService) -> None:
     game = await manners.kick(service, game.id, ANN, BOB.user_id)
     assert game.doc.seat_of(BOB.user_id) is None and game.row.status is GameStatus.LOBBY
     game = await manners.kill(service, game.id, ANN)
-    assert game.row.status is GameStatus.CANCELLED and game.doc.killed
+    assert game.row.status is GameStatus.CANCELLED and game.doc.game.killed
 
 
 async def test_the_lobby_clock_button(service: GameService) -> None:
@@ -330,7 +330,7 @@ async def test_the_lobby_clock_button(service: GameService) -> None:
     seen = []
     for _ in range(4):
         game = await manners.cycle_clock(service, game.id, ANN)
-        seen.append(game.doc.clock)
+        seen.append(game.doc.options.clock)
     assert seen == [120, 0, 30, 60]
     with pytest.raises(TableError, match="creator_only"):
         await manners.cycle_clock(service, game.id, BOB)
@@ -360,6 +360,7 @@ def test_a_rematch_deal_brings_everyone_back() -> None:
     back = absence.everyone_back(doc)
     assert all(seat is not None and seat.away is None and seat.timeouts == 0 for seat in back.seats)
     # Seats with nothing to say are stored as before.
-    assert Seat("Ann", 7).to_json() == {"name": "Ann", "user_id": 7, "level": None}
     kicked = Seat("Ann", 7, away="kicked", timeouts=1)
-    assert Seat.from_json(kicked.to_json()) == kicked
+    stored = TableDoc(seats=(Seat("Ann", 7), kicked)).to_json()
+    assert stored["seats"][0] == {"name": "Ann", "user_id": 7, "level": None}
+    assert TableDoc.from_json(stored).seats[1] == kicked

@@ -18,7 +18,7 @@ import pytest_asyncio
 
 from bot.handlers import scores as commands
 from bot.model import scores
-from bot.model.game import Game, Seat, TableDoc, load_game, record_of
+from bot.model.game import Game, GameState, Seat, TableDoc, load_game, record_of
 from bot.table.service import GameService
 from bot.telegram.locks import GameLocks
 from bot.telegram.people import Person
@@ -133,7 +133,7 @@ async def stored_game(
 ) -> Game:
     seats: list[Seat | None] = [Seat(p.name, p.user_id) for p in people]
     seats += [Seat(f"🤖 {level.capitalize()} {i}", level=level) for i in range(1, match.seats - len(people) + 1)]
-    doc = TableDoc(seats=tuple(seats), record=record_of(match), killed=killed)
+    doc = TableDoc(seats=tuple(seats), game=GameState(record=record_of(match), killed=killed))
     row = await db.games.create(
         chat_id=chat_id,
         kind=kind,
@@ -235,7 +235,8 @@ async def test_games_that_ended_unrecorded_are_recorded_at_start_up(db: Database
     # Once posted, a second start does nothing more.
     row = await db.games.get(finished.id)
     assert row is not None
-    posted = replace(load_game(row).doc, results_posted=1)
+    doc = load_game(row).doc
+    posted = replace(doc, game=replace(doc.game, results_posted=1))
     await db.games.save(row, data=posted.to_json())
     service = Service(db)
     assert await GameService.backfill_results(service) == 0  # type: ignore[arg-type]

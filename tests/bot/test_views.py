@@ -7,10 +7,12 @@ import random
 import pytest
 
 from bot.display import captions, keyboards
+from bot.display.names import shown_name, shown_names
 from bot.model.game import Game, Seat, TableDoc, turn_number
 from bot.table.service import short_name
 from bot.telegram.callbacks import HandTap, LobbyTap, SoloTap, TileTap
 from bot.words import table_texts
+from bot.words.i18n import speaking
 from engine import PRESETS, Drew, Match, Passed, Played, Rules, Tile
 from engine.line import End
 from storage import GameRow, GameStatus
@@ -108,3 +110,11 @@ def test_long_names_are_shortened() -> None:
     assert len(short_name(LONGEST)) == 24
     assert short_name("  Ann \n Lee ") == "Ann Lee"
     assert short_name("") == "?"
+
+
+@pytest.mark.parametrize(("language", "hard", "computer"), [("en", "Hard", "Computer"), ("ru", "Сложный", "Компьютер")])
+def test_shown_names_say_a_computer_in_the_readers_language(language: str, hard: str, computer: str) -> None:
+    seats = (Seat("Ann", 7), Seat("🤖 Hard 1", level="hard"), None, Seat("🤖 Computer", level="easy"))
+    with speaking(language):
+        assert shown_names(seats) == ["Ann", f"🤖 {hard} 1", "—", f"🤖 {computer}"]
+        assert shown_name(Seat("🤖 Hard", user_id=3)) == "🤖 Hard"  # a person's name is shown as it is

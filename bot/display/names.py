@@ -1,0 +1,25 @@
+"""The names of the seats as a reader sees them.
+
+A computer seat's name is stored in English as it was made ("🤖 Hard 2", "🤖 Computer") and said
+in the reader's language each time it is shown (bot.words.texts.computer_name_shown); a person's
+name is shown as it is.  Call these while speaking to the reader's chat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from bot.model.game import Seat
+from bot.words import texts
+
+FREE_SEAT = "—"
+
+
+def shown_name(seat: Seat) -> str:
+    """The seat's name as the reader sees it: a computer's made-up name ("🤖 Hard 2") in their language."""
+    return texts.computer_name_shown(seat.name) if seat.is_computer else seat.name
+
+
+def shown_names(seats: Iterable[Seat | None]) -> list[str]:
+    """Every seat's shown name, in seat order; a free seat is "—"."""
+    return [shown_name(seat) if seat else FREE_SEAT for seat in seats]
