@@ -153,7 +153,7 @@ class TableDoc:
     def from_json(data: Mapping[str, Any]) -> TableDoc:
         """The document stored in ``games.data``, of any version (migrated); :class:`DocumentError` if broken."""
         if not isinstance(data, Mapping):
-            raise DocumentError(f"a game document is a JSON object, not {type(data).__name__}")
+            raise DocumentError(f"a game document is a JSON object, not {type(data).__name__}")  # i18n: not shown
         version = data.get("v", 1)
         if version != VERSION:
             data = migrate(data, version)
@@ -165,7 +165,7 @@ class TableDoc:
         try:
             return _DOC.validate_python(nested)
         except ValidationError as error:
-            raise DocumentError(f"not a readable game document: {_problems(error)}") from error
+            raise DocumentError(f"not a readable game document: {_problems(error)}") from error  # i18n: not shown
 
     def to_json(self) -> dict[str, Any]:
         """The document to store: flat, with its version (see the module's docstring)."""
@@ -205,7 +205,7 @@ def _problems(error: ValidationError) -> str:
         where = [str(part) for part in problem["loc"]]
         if where and where[0] in ("options", "game"):  # stored side by side with the seats
             where = where[1:]
-        found.append(f"{'.'.join(where) or 'the document'}: {problem['msg']}")
+        found.append(f"{'.'.join(where) or 'the document'}: {problem['msg']}")  # i18n: not shown
     return "; ".join(found)
 
 
@@ -226,7 +226,8 @@ MIGRATIONS: dict[int, Callable[[Mapping[str, Any]], Mapping[str, Any]]] = {1: _f
 def migrate(data: Mapping[str, Any], version: object) -> Mapping[str, Any]:
     """A document of an older ``version`` brought up to :data:`VERSION`, one version at a time."""
     if type(version) is not int or not 1 <= version < VERSION:
-        raise DocumentError(f"a game document of version {version!r}: this code reads 1 to {VERSION}")
+        readable = f"this code reads 1 to {VERSION}"  # i18n: not shown
+        raise DocumentError(f"a game document of version {version!r}: {readable}")  # i18n: not shown
     for step in range(version, VERSION):
         data = MIGRATIONS[step](data)
     return data
@@ -254,7 +255,7 @@ def load_game(row: GameRow) -> Game:
     try:
         doc = TableDoc.from_json(row.data)
     except DocumentError as error:
-        raise DocumentError(f"game {row.id}: {error}") from error
+        raise DocumentError(f"game {row.id}: {error}") from error  # i18n: not shown
     match = None
     if doc.game.record is not None:
         match = _MATCH_CACHE.get((row.id, row.version))
