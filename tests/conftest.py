@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import pytest
 
@@ -34,12 +34,11 @@ def server_missing(reason: str) -> NoReturn:
     pytest.skip(reason)
 
 
-# Under pytest-xdist (``-n``, ``--dist loadgroup`` in pyproject.toml) the tests of a module stay
-# together on one worker: its module-wide fixtures (a fake Telegram and a bot process in
-# tests/e2e, catalogues in tests/locales) are built once, and tests that share a server resource
-# (one Redis database each test empties, in test_shared.py) never run at the same time.  Only the
-# long parametrised modules of pure computation are spread test by test.  The long modules are
-# handed out first, so that no worker is still busy with one of them when the others are done.
+# Under pytest-xdist (``-n`` in pyproject.toml) the tests of a module stay together on one
+# worker: its module-wide fixtures (a fake Telegram and a bot process in tests/e2e, catalogues in
+# tests/locales) are built once, not once per worker.  Only the long parametrised modules of pure
+# computation are spread test by test.  The long modules are handed out first, so that no worker
+# is still busy with one of them when the others are done.
 SPREAD = ("tests/engine/test_players_legal.py", "tests/engine/test_properties.py")
 LONG_FIRST = (
     "tests/e2e/test_chaos_secrecy.py",
@@ -55,21 +54,27 @@ LONG_FIRST = (
     "tests/e2e/test_scores.py",
     "tests/e2e/test_clock.py",
     "tests/e2e/",
+    "tests/engine/test_properties.py",
+    "tests/engine/test_players_legal.py",
 )
 
 
-def _where(item: pytest.Item) -> str:
-    return item.path.resolve().relative_to(REPO).as_posix()
-
-
 def _rank(item: pytest.Item) -> int:
-    where = _where(item)
+    where = item.path.resolve().relative_to(REPO).as_posix()
     return next((i for i, start in enumerate(LONG_FIRST) if where.startswith(start)), len(LONG_FIRST))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item in items:
-        where = _where(item)
-        if where not in SPREAD:
-            item.add_marker(pytest.mark.xdist_group(where))
     items.sort(key=_rank)  # stable: within a module, tests keep their order
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """xdist's scheduler by scope, where a scope is a module, or a single test of a SPREAD module."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ModulesTogether(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return nodeid if module in SPREAD else module
+
+    return ModulesTogether(config, log)
