@@ -12,11 +12,11 @@ from engine import Match, Rules
 
 def lobby_text(game: Game) -> str:
     rules = Rules.preset(game.row.preset)
-    creator = next((s.name for s in game.doc.seats if s and s.user_id == game.row.creator_id), None)
+    seated = next((s.name for s in game.doc.seats if s and s.user_id == game.row.creator_id), None)
+    # "someone" only for a lobby stored before the creator's name was kept
+    creator = seated or game.doc.options.creator or table_texts.someone()
     names = [shown_name(s) if s else None for s in game.doc.seats]
-    return texts.lobby_text(
-        game.row.preset, rules, names, creator or table_texts.someone(), fill_level=game.doc.options.computer_level
-    )
+    return texts.lobby_text(game.row.preset, rules, names, creator, fill_level=game.doc.options.computer_level)
 
 
 def status_lines(game: Game, match: Match) -> list[str]:

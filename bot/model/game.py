@@ -109,6 +109,10 @@ class TableOptions:
     computer_level: str = DEFAULT_LEVEL
     # Seconds a person has per move (bot/model/clock.py): 0 is off, None the default for the kind of game.
     clock: int | None = None
+    # The name of whoever set the table up, as Telegram gave it with their /new: the lobby says who
+    # started it even while they have no seat (they have not opened the bot yet).  None in documents
+    # written before it was kept, and then not stored: such a document is saved as it was.
+    creator: str | None = Field(default=None, exclude_if=lambda value: value is None)
 
 
 @dataclass(frozen=True, config=STORED)

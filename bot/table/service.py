@@ -176,7 +176,8 @@ class GameService:
         places: list[Seat | None] = [None] * count
         if creator.private_ok:
             places[0] = Seat(short_name(creator.name), creator.user_id)
-        doc = TableDoc(seats=tuple(places), options=TableOptions(computer_level=level, clock=clock))
+        options = TableOptions(computer_level=level, clock=clock, creator=short_name(creator.name))
+        doc = TableDoc(seats=tuple(places), options=options)
         with chat_free():
             row = await self.db.games.create(
                 chat_id=chat_id,

@@ -240,3 +240,13 @@ async def test_the_lobby_fills_free_seats_with_the_level_chosen_last(service: Ga
     started = await service.start(lobby.id, ANN, show=False)
     seats = [(s.name, s.level) for s in started.doc.seats if s]
     assert seats == [("Ann", None), ("🤖 Hard 1", "hard"), ("🤖 Easy 2", "easy"), ("🤖 Easy 3", "easy")]
+
+
+async def test_a_lobby_names_its_creator_before_they_have_opened_the_bot(service: GameService) -> None:
+    stranger = Person(9, "Zoë Quinn", private_ok=False)  # typed /new but never opened the bot: no seat yet
+    lobby = await service.open_lobby(-9, stranger, "duel")
+    assert lobby.doc.seats == (None, None)
+    assert "Started by Zoë Quinn." in captions.lobby_text(lobby)
+    assert "someone" not in captions.lobby_text(lobby)
+    stored = await service.db.games.get(lobby.id)
+    assert stored is not None and stored.data["creator"] == "Zoë Quinn"
