@@ -99,6 +99,9 @@ async def test_room_played_by_two_friends(
 
     assert_game_over_line(result, PRESET, 2)
     for person in (ann, bob):
+        # The result goes to one chat after the other, each with its picture: a busy machine can
+        # be quiet for a moment in between, so wait for it rather than take settle's word.
+        await fake.wait_for(lambda p=person: final_results(fake, p) or None, TURN_TIMEOUT, what="the final result")
         assert_results_in_order(fake, person)  # every result reaches both private chats
     (game,) = [g for g in bot.games() if g.id == waiting.id]
     check_stored_game(game, table)
