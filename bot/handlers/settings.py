@@ -13,7 +13,7 @@ from bot.model import chat_defaults
 from bot.model.game import TableDoc
 from bot.table.service import GameService
 from bot.table.supergroup import move_chat
-from bot.telegram.admins import is_admin
+from bot.telegram.admins import is_admin, is_admin_now
 from bot.telegram.callbacks import SettingsTap
 from bot.telegram.outbox import Outbox
 from bot.words import settings_texts
@@ -68,7 +68,8 @@ async def settings_tap(
         await query.answer(Refusal.BROKEN.text, show_alert=True)
         return
     chat = message.chat
-    if not await is_admin(bot, chat.id, query.from_user.id):
+    # A change: decided on the tapper's rights now, not on the minute-old list the buttons were shown by.
+    if not await is_admin_now(bot, chat.id, query.from_user.id):
         await query.answer(Refusal.SETTINGS_ADMINS_ONLY.text, show_alert=True)
         return
     try:

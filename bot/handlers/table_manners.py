@@ -22,13 +22,14 @@ GROUPS = F.chat.type.in_({ChatType.GROUP, ChatType.SUPERGROUP})
 
 
 async def may_rule(bot: Bot, game: GameRow, message: Message) -> bool:
-    """The game's creator, a chat administrator, or the group itself (an anonymous administrator)."""
+    """The game's creator, a chat administrator (asked from Telegram now: someone demoted a moment
+    ago may not), or the group itself (an anonymous administrator)."""
     if message.sender_chat is not None and message.sender_chat.id == message.chat.id:
         return True
     user = message.from_user
     if user is None:
         return False
-    return user.id == game.creator_id or await admins.is_admin(bot, message.chat.id, user.id)
+    return user.id == game.creator_id or await admins.is_admin_now(bot, message.chat.id, user.id)
 
 
 @router.message(Command("leave"), GROUPS)

@@ -290,6 +290,35 @@ async def test_kick_by_the_creator_or_an_admin_and_refused_for_a_member(
     check.assert_clean()
 
 
+async def test_a_demoted_admin_may_no_longer_kill_and_a_promoted_member_may_at_once(
+    clock_fake: FakeTelegram, clock_bot: BotProcess
+) -> None:
+    """Rights are asked from Telegram for the change itself, not taken from a minute-old list."""
+    fake, bot = clock_fake, clock_bot
+    check = Checkpoint(fake, bot)
+    ann, bob = fake.add_user("Ann"), fake.add_user("Bob")
+    carol, dana = fake.add_user("Carol"), fake.add_user("Dana")
+    group, lobby = await group_game(fake, [ann, bob], "Demoted", 120, others=(carol, dana))
+    fake.set_member(group, dana, "administrator")
+    await start_game(fake, lobby, ann)
+    bob_says = fake.send(bob, "brb", chat=group)
+    await command(fake, dana, group, "/kick", reply_to=bob_says)  # an administrator: the bot asks who rules here
+    await wait_said(fake, group, r"Dana gave Bob's seat to a computer player")
+
+    fake.set_member(group, dana, "member")  # demoted, a moment later
+    fake.set_member(group, carol, "administrator")  # promoted
+    await command(fake, dana, group, "/kill")
+    await wait_said(fake, group, r"Only the player who opened the game or a chat administrator can end it")
+    (game,) = [g for g in bot.games() if g.id == lobby.game_id]
+    assert game.status == "playing"
+
+    await kill(fake, carol, group)
+    (game,) = [g for g in bot.games() if g.id == lobby.game_id]
+    assert game.status == "cancelled" and game.data["killed"] is True
+    await settle(fake)
+    check.assert_clean()
+
+
 async def test_kill_refused_for_a_member_accepted_for_the_creator(
     clock_fake: FakeTelegram, clock_bot: BotProcess
 ) -> None:

@@ -193,6 +193,29 @@ async def test_an_admin_sets_the_defaults_and_new_uses_them(shared_fake: FakeTel
     check.assert_clean()
 
 
+async def test_a_demoted_admin_cannot_change_the_settings(shared_fake: FakeTelegram, shared_bot: BotProcess) -> None:
+    """A tap is decided on the tapper's rights now, not on the list the buttons were shown by."""
+    fake, bot = shared_fake, shared_bot
+    check = Checkpoint(fake, bot)
+    ann, bob = fake.add_user("Ann"), fake.add_user("Bob")
+    group = fake.add_group("Demotion", members=[ann, bob], admins=[bob])
+    fake.start_bot(bob)
+    await settle(fake)
+    message = await open_settings(fake, bob, group)  # an administrator: the settings with their buttons
+    await set_option(fake, bob, message, "cs:seats:2")
+
+    fake.set_member(group, bob, "member")  # demoted, a moment later
+    before = live(fake, message).shown_text, settings_buttons(live(fake, message))
+    refused = fake.tap(bob, message, data="cs:seats:3")
+    await fake.wait_answered(refused, timeout=TURN_TIMEOUT)
+    assert is_alert(refused) and answer_text(refused) == Refusal.SETTINGS_ADMINS_ONLY.text
+    await settle(fake)
+    assert (live(fake, message).shown_text, settings_buttons(live(fake, message))) == before
+    settings, _ = stored_chat(bot, group.id) or ({}, None)
+    assert settings == {"seats": 2}
+    check.assert_clean()
+
+
 async def test_settings_in_a_private_chat_point_to_groups(shared_fake: FakeTelegram, shared_bot: BotProcess) -> None:
     fake, bot = shared_fake, shared_bot
     check = Checkpoint(fake, bot)
