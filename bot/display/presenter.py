@@ -156,10 +156,10 @@ class Presenter:
         """Bring one hand message up to date; the message it now is (None: as it was, or unreachable).
 
         In a group game the hand that is to play gets a new message (so Telegram notifies the
-        player), and once played it is frozen: its caption and buttons change, its picture stays.
-        Only the board in the group follows every move, so a move costs one hand picture, not one
-        per player. In a private game the one message is the whole game: edited in place, and
-        replaced only for a new round.
+        player), and once played it is frozen at once: the picture without the tile played, a
+        caption that is no longer their turn, no buttons.  Only the board in the group follows
+        every move, so a move costs the mover's hand picture, not one per player.  In a private
+        game the one message is the whole game: edited in place, and replaced only for a new round.
         """
         async with self.languages.speaking_to(user_id):
             return await self._show_hand_here(game, match, seat, user_id, redraw=redraw, lost=lost)
@@ -197,12 +197,13 @@ class Presenter:
             frozen = round_prefix + ("over" if match.is_over else "waiting")
             if current.turn_key == frozen or (current.turn_key.endswith(":waiting") and not match.is_over):
                 return None
-            if not match.is_over and _only_computers_besides(game, seat):
-                # The turn is back in a few computer moves, when this message is replaced anyway;
-                # the tap's answer has said the move is made. Freezing it would cost an edit a move.
-                return None
+            # The move just made shows where it was made, at once and even when only computers play
+            # before the next turn: the tile gone from the picture, the caption no longer the
+            # player's turn, no buttons.  Until then the hand does not change (it only changes on
+            # its own turn), so this is one picture a move, in the player's own chat.
+            picture = await self.pictures.private(match, seat, shown_names(game.doc.seats))
             caption = captions.hand_caption(game, match, seat)
-            await self.outbox.edit_caption(chat, current.message_id, caption, None)
+            await self.outbox.edit_photo(chat, current.message_id, *picture, caption, None)
             return HandMessage(current.message_id, frozen)
         except Unreachable:
             log.info("game %s: seat %s cannot be reached privately", game.id, seat)
@@ -223,7 +224,3 @@ class Presenter:
         if current is not None:
             self.outbox.delete_soon(chat, current.message_id)
         return HandMessage(message_id, key)
-
-
-def _only_computers_besides(game: Game, seat: int) -> bool:
-    return all(info is None or info.computer_plays for index, info in enumerate(game.doc.seats) if index != seat)

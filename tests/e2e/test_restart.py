@@ -69,7 +69,7 @@ async def test_killed_mid_game_and_restarted(fake: FakeTelegram, bot_with_worker
     assert not isinstance(turn, Message), "the game ended too early for this test"
     user, message, playable = turn
     committed = len(moves())
-    fake.inject("hang", method="editMessageCaption", chat=message.chat_id)
+    fake.inject("hang", method="editMessageMedia", chat=message.chat_id)  # the freeze: a new picture
     button = table.rng.choice(playable)
     query = fake.tap(user, message, data=button.data)
     await fake.wait_answered(query, timeout=TURN_TIMEOUT)
