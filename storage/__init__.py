@@ -14,11 +14,12 @@ from storage.database import (
     StaleVersionError,
     database_path,
 )
-from storage.games import GameRow, GameStatus, MoveLog
+from storage.games import UNSET, GameRow, GameStatus, MoveLog, Unset
 from storage.users import ChatRow, UserRow
 
 __all__ = [
     "DEFAULT_WAKE_GRACE",
+    "UNSET",
     "ChatBusyError",
     "ChatRow",
     "Database",
@@ -27,6 +28,7 @@ __all__ = [
     "GameStatus",
     "MoveLog",
     "StaleVersionError",
+    "Unset",
     "UserRow",
     "database_path",
 ]

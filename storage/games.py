@@ -36,6 +36,7 @@ class _Unset(enum.Enum):
 
 
 UNSET: Final = _Unset.UNSET
+Unset = Literal[_Unset.UNSET]  # the type of UNSET, for callers that pass a wake-up on
 
 
 @dataclass(frozen=True)

@@ -72,6 +72,11 @@ class WakeSweeper:
         except Exception:
             log.exception("game %s could not be woken; it is tried again in %.0f s", game_id, self.lease)
 
+    async def settled(self) -> None:
+        """Until the games this instance is waking now have been woken (for the tests)."""
+        while self._waking:
+            await asyncio.wait(list(self._waking))
+
     def start(self) -> None:
         self._periodic.start()
 

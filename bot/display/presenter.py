@@ -22,7 +22,7 @@ from bot.model.game import Game, HandMessage, RematchRequest, TableDoc, remember
 from bot.telegram.outbox import Outbox, Unreachable
 from bot.words.languages import Languages
 from engine import Match
-from storage import Database, GameStatus
+from storage import UNSET, Database, GameStatus, Unset
 
 log = logging.getLogger(__name__)
 
@@ -45,16 +45,18 @@ class Presenter:
         self.pictures = pictures
         self.boards = boards
 
-    async def save_doc(self, game: Game, doc: TableDoc, status: GameStatus | None = None) -> Game:
+    async def save_doc(
+        self, game: Game, doc: TableDoc, status: GameStatus | None = None, *, wake_at: float | Unset | None = UNSET
+    ) -> Game:
         """Store a change of the document (its messages, seats, options; never a move).
 
         The game keeps its wake-up, so bookkeeping after a move was shown does not make the game
         look unattended; a game without one gets the storage's default, so that a change that
-        needs showing is still looked at should this instance die first."""
-        if game.row.wake_at is None:
-            row = await self.db.games.save(game.row, data=doc.to_json(), status=status)
-        else:
-            row = await self.db.games.save(game.row, data=doc.to_json(), status=status, wake_at=game.row.wake_at)
+        needs showing is still looked at should this instance die first. ``wake_at``, if given,
+        is stored instead (None: never), in the same statement."""
+        if wake_at is UNSET and game.row.wake_at is not None:
+            wake_at = game.row.wake_at
+        row = await self.db.games.save(game.row, data=doc.to_json(), status=status, wake_at=wake_at)
         remember(row, game.match)
         return Game(row, doc, game.match)
 

@@ -22,13 +22,13 @@ from bot.model import absence, scores
 from bot.model.clock import CLOCKED_KINDS, clock_seconds, next_clock, person_to_move
 from bot.model.game import Game, turn_number
 from bot.table.lobbies import refresh_lobby
-from bot.table.service import GameService, TableError
+from bot.table.service import WAKE_SLACK, GameService, TableError
 from bot.telegram.outbox import Unreachable
 from bot.telegram.people import Person
 from bot.words import manners_texts
 from bot.words.refusals import Refusal
 from engine.players import player_for
-from storage import GameStatus
+from storage import UNSET, GameStatus, Unset
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +103,10 @@ async def pay_owed(service: GameService, game_id: int) -> None:
     They are first claimed under the game's lock for :data:`PAYING_LEASE` seconds, so that no
     other payer (in this process or another instance) sends them meanwhile, then sent outside
     it, since a group's budget may keep them waiting. Should this payer die before striking
-    them off, they are sent again by whoever looks at the game once the claim has lapsed."""
+    them off, they are sent again by whoever looks at the game once the claim has lapsed: the
+    claim stores the game's wake-up at its end at the latest (and every later commit keeps one
+    there, :meth:`GameService.wake_time`), so the wake-up sweep of any instance looks at the game
+    then even if nothing else would (a person to move with no clock running out meanwhile)."""
     try:
         async with service.locked(game_id) as game:
             now = service.clock.now()
@@ -112,7 +115,8 @@ async def pay_owed(service: GameService, game_id: int) -> None:
             if not state.owed or busy:
                 return
             claimed = replace(state, owed_claimed_until=now + PAYING_LEASE)
-            game = await service.presenter.save_doc(game, replace(game.doc, game=claimed))
+            lapse = _lapsed(claimed.owed_claimed_until, game.row.wake_at)
+            game = await service.presenter.save_doc(game, replace(game.doc, game=claimed), wake_at=lapse)
     except TableError:  # gone, closed, or changed under the claim
         return
     if game.match is not None and not game.match.is_over:
@@ -129,10 +133,21 @@ async def pay_owed(service: GameService, game_id: int) -> None:
     try:
         async with service.locked(game_id) as fresh:
             left = tuple(notice for notice in fresh.doc.game.owed if notice not in paid)
-            settled = replace(fresh.doc.game, owed=left, owed_claimed_until=None)
-            await service.presenter.save_doc(fresh, replace(fresh.doc, game=settled))
+            settled = replace(fresh.doc, game=replace(fresh.doc.game, owed=left, owed_claimed_until=None))
+            wake: float | Unset | None = UNSET  # kept: a change since the claim stored the one it needs
+            if fresh.row.wake_at == game.row.wake_at:  # still the claim's own: the game's wake-up as it is now
+                wake = service.wake_time(Game(fresh.row, settled, fresh.match))
+            await service.presenter.save_doc(fresh, settled, wake_at=wake)
     except TableError:  # closed meanwhile, or changed again (the claim lapses, they are sent again)
         return
+
+
+def _lapsed(claimed_until: float | None, stored: float | None) -> float:
+    """The wake-up a claim of the owed notices is stored with: a little after it lapses, or the
+    game's own if that comes first."""
+    assert claimed_until is not None
+    lapse = claimed_until + WAKE_SLACK
+    return lapse if stored is None else min(stored, lapse)
 
 
 # Seconds a payer has to send the notices it claimed before another may send them.

@@ -386,18 +386,29 @@ class GameService:
     def wake_time(self, game: Game) -> float | None:
         """When an instance should next look at this game if nothing else happens to it: a little
         after a computer's move is due or its person's clock runs out; never, on the turn of a
-        person without a clock (their tap will come to whichever instance)."""
+        person without a clock (their tap will come to whichever instance). Sooner if the clock's
+        notices claimed by a payer are still owed: a little after its claim lapses, since it may
+        have died (bot/table/manners.py pay_owed; notices not claimed yet are about to be, by the
+        instance that committed them, and the commit's own wake-up covers its death)."""
         match = game.match
         if game.row.status is not GameStatus.PLAYING or match is None or match.is_over:
             return None
+        return _sooner(self._turn_wake(game, match), self._owed_wake(game))
+
+    def _turn_wake(self, game: Game, match: Match) -> float | None:
         seat = game.doc.seats[match.round.turn]
-        now = self.clock.now()
         if seat is None or seat.computer_plays:
             delay = self.group_delay if game.row.kind == "group" else self.private_delay
-            return now + delay + self.db.wake_grace
+            return self.clock.now() + delay + self.db.wake_grace
         if game.doc.game.deadline is not None:
             return game.doc.game.deadline + WAKE_SLACK
         return None
+
+    def _owed_wake(self, game: Game) -> float | None:
+        state = game.doc.game
+        if not state.owed or state.owed_claimed_until is None:
+            return None
+        return state.owed_claimed_until + WAKE_SLACK
 
     def _on_computers_turn(self, game: Game) -> bool:
         match = game.match
@@ -639,3 +650,12 @@ def _log(round_index: int, match: Match, by_computer: bool) -> MoveLog:
         side=played.end.value if played.end is not None else None,
         by_computer=by_computer,
     )
+
+
+def _sooner(first: float | None, second: float | None) -> float | None:
+    """The earlier of two wake-ups, None standing for never."""
+    if first is None:
+        return second
+    if second is None:
+        return first
+    return min(first, second)

@@ -9,6 +9,7 @@ turn clock reads a fake time and its timers never fire by themselves (the tests 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
@@ -18,20 +19,22 @@ import pytest
 import pytest_asyncio
 from aiogram.types import InlineKeyboardMarkup
 
+from bot.background.wakeups import WakeSweeper
 from bot.display import captions, keyboards
 from bot.display.presenter import Presenter
 from bot.model import absence
 from bot.model.clock import TurnClock
 from bot.model.game import Game, Seat, TableDoc, remember, turn_number
 from bot.table import manners
-from bot.table.service import GameService, TableError
+from bot.table.service import WAKE_SLACK, GameService, TableError
 from bot.telegram.callbacks import AwayTap
 from bot.telegram.locks import GameLocks
 from bot.telegram.people import Person
 from bot.words import manners_texts
 from bot.words.languages import Languages
 from engine import Match
-from storage import Database, GameStatus
+from storage import UNSET, Database, GameStatus, Unset
+from tests.storage.conftest import fresh_schema
 
 GROUP = -100123
 ANN = Person(7, "Ann")
@@ -91,8 +94,12 @@ class RecordingPresenter:
         self.languages = Languages(db)
         self.on_unreachable: Any = None
 
-    async def save_doc(self, game: Game, doc: TableDoc, status: GameStatus | None = None) -> Game:
-        row = await self.db.games.save(game.row, data=doc.to_json(), status=status)
+    async def save_doc(
+        self, game: Game, doc: TableDoc, status: GameStatus | None = None, *, wake_at: float | Unset | None = UNSET
+    ) -> Game:
+        if wake_at is UNSET:  # as the real one: the game keeps its wake-up, or gets the default
+            wake_at = UNSET if game.row.wake_at is None else game.row.wake_at
+        row = await self.db.games.save(game.row, data=doc.to_json(), status=status, wake_at=wake_at)
         remember(row, game.match)
         return Game(row, doc, game.match)
 
@@ -364,3 +371,95 @@ def test_a_rematch_deal_brings_everyone_back() -> None:
     stored = TableDoc(seats=(Seat("Ann", 7), kicked)).to_json()
     assert stored["seats"][0] == {"name": "Ann", "user_id": 7, "level": None}
     assert TableDoc.from_json(stored).seats[1] == kicked
+
+
+# --- notices owed by a payer that died --------------------------------------------------------------
+
+
+class Died(BaseException):
+    """The instance stops here: nothing after it runs, nothing catches it."""
+
+
+class DyingOutbox(RecordingOutbox):
+    """An outbox whose instance dies at its first send."""
+
+    async def send_text(
+        self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *, notify: bool = True
+    ) -> int:
+        raise Died
+
+
+def _instance(db: Database, time: Time, outbox: RecordingOutbox | None = None) -> GameService:
+    """One bot instance on ``db``: its own presenter, outbox, locks and clock (whose timers never fire)."""
+    presenter = RecordingPresenter(db)
+    if outbox is not None:
+        presenter.outbox = outbox
+    clock = TurnClock(now=time.now, sleep=_never)
+    return GameService(
+        db,
+        cast(Presenter, presenter),
+        GameLocks(),
+        group_delay=3600,
+        private_delay=3600,
+        clock=clock,
+        manners=manners.Manners(),
+    )
+
+
+@pytest_asyncio.fixture(params=["sqlite", "postgresql"])
+async def shared_db(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Database]:
+    """One database two instances share, SQLite or PostgreSQL."""
+    async with contextlib.AsyncExitStack() as stack:
+        if request.param == "sqlite":
+            url = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+        else:
+            url = await stack.enter_async_context(fresh_schema())
+        db = await Database.open(url)
+        stack.push_async_callback(db.close)
+        await db.migrate()
+        yield db
+
+
+async def test_notices_claimed_by_a_payer_that_died_are_sent_once_its_lease_runs_out(
+    shared_db: Database, time: Time
+) -> None:
+    dying = _instance(shared_db, time, DyingOutbox())
+    game = await _group_game(dying, clock=120)
+    late = _who(game, _match(game).round.turn)
+    with pytest.raises(Died):  # the clock plays for them; the payer claims the notice and dies sending it
+        await _run_out(dying, time, game.id)
+    ran_out = time.value
+    game = await _fresh(dying, game.id)
+    await dying.close()
+    assert game.doc.game.owed and game.doc.game.owed_claimed_until == ran_out + manners.PAYING_LEASE
+    assert game.row.wake_at == ran_out + manners.PAYING_LEASE + WAKE_SLACK  # before the person's clock: 120 s
+
+    other = _instance(shared_db, time)
+    sweeper = WakeSweeper(other, every=1.0, lease=5.0, now=time.now)
+    try:
+        # The people go on playing in time: no clock runs out, nothing else wakes the game.
+        time.value = ran_out + manners.PAYING_LEASE - 10
+        match = _match(game)
+        move = match.round.legal_moves()[0]
+        user = _who(game, match.round.turn)
+        outcome = await other.tap_tile(game.id, user.user_id, turn_number(match), move.tile, move.end)
+        await other.after_tap(outcome)  # shown, its timers armed: as the handler of the tap does
+        game = await _fresh(other, game.id)
+        assert _match(game).round.turn == game.doc.seat_of(late.user_id)
+        assert await sweeper.sweep() == []
+        assert outbox(other).to(late.user_id) == []  # the claim still stands: nobody else sends it
+
+        time.value = ran_out + manners.PAYING_LEASE + 2  # the lease has run out, the person's clock has not
+        assert await sweeper.sweep() == [game.id]
+        await sweeper.settled()
+        assert [sent.text for sent in outbox(other).to(late.user_id)] == [manners_texts.timeout_private(False)]
+        game = await _fresh(other, game.id)
+        assert game.doc.game.owed == () and game.doc.game.owed_claimed_until is None
+
+        time.value += 10  # and never again
+        assert await sweeper.sweep() == []
+        assert len(outbox(other).to(late.user_id)) == 1
+        assert game.row.wake_at == game.doc.game.deadline + WAKE_SLACK  # back to the person's clock
+    finally:
+        await sweeper.close()
+        await other.close()

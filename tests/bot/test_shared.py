@@ -191,3 +191,90 @@ async def test_a_lock_is_renewed_while_held_and_freed_when_its_holder_dies(redis
     async with asyncio.timeout(30), second(7):  # a generous bound: it must not wait forever
         held_by = await redis.get(f"{prefix}7")
     assert held_by is not None and held_by != dead  # it waited for the dead lock to expire, not took it
+
+
+class SlowGrant(Redis):
+    """A client whose lock grant (``SET NX``) is applied at once but answered only once ``answer`` is set.
+
+    The test cancels the asking task in between: the cancellation lands while Redis's "yes" is on
+    its way, the moment a real one may land at, with the key already set.
+    """
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.granted = asyncio.Event()
+        self.answer = asyncio.Event()
+
+    async def set(self, *args: object, **kwargs: object) -> object:  # type: ignore[override]
+        reply = await super().set(*args, **kwargs)  # type: ignore[arg-type]
+        if kwargs.get("nx") and reply:
+            self.granted.set()
+            await self.answer.wait()
+        return reply
+
+
+async def test_a_task_cancelled_as_its_lock_is_granted_leaves_the_game_free(redis: Redis) -> None:
+    prefix = fresh_prefix()
+    slow = SlowGrant.from_url(REDIS_URL, socket_connect_timeout=2)
+    locks = prefixed(SharedGameLocks, prefix)(slow, ttl=10.0)
+    entered: list[str] = []
+
+    async def change() -> None:
+        async with locks(3):
+            entered.append("in")
+
+    holder = asyncio.create_task(change())
+    await slow.granted.wait()
+    assert await redis.get(f"{prefix}3") is not None  # Redis has granted it; the holder has not heard yet
+    holder.cancel()
+    slow.answer.set()
+    with pytest.raises(asyncio.CancelledError):
+        await holder
+    await slow.aclose()
+    assert entered == []
+    assert await redis.get(f"{prefix}3") is None  # not left set for its 10 s
+    async with asyncio.timeout(30):  # another instance takes it without waiting for it to expire
+        async with prefixed(SharedGameLocks, prefix)(redis, ttl=10.0)(3):
+            entered.append("other in")
+    assert entered == ["other in"]
+
+
+class SlowRelease(Redis):
+    """A client whose scripts (the lock's release) reach Redis only once ``go`` is set."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.asked = asyncio.Event()
+        self.go = asyncio.Event()
+        self.done = asyncio.Event()
+
+    async def evalsha(self, *args: object, **kwargs: object) -> object:  # type: ignore[override]
+        self.asked.set()
+        await self.go.wait()
+        reply = await super().evalsha(*args, **kwargs)  # type: ignore[arg-type]
+        self.done.set()
+        return reply
+
+
+async def test_a_task_cancelled_again_while_releasing_still_releases(redis: Redis) -> None:
+    prefix = fresh_prefix()
+    slow = SlowRelease.from_url(REDIS_URL, socket_connect_timeout=2)
+    locks = prefixed(SharedGameLocks, prefix)(slow, ttl=10.0)
+    inside = asyncio.Event()
+
+    async def change() -> None:
+        async with locks(4):
+            inside.set()
+            await asyncio.Event().wait()  # until cancelled
+
+    holder = asyncio.create_task(change())
+    await inside.wait()
+    holder.cancel()  # it leaves the lock: its release is on its way to Redis
+    await slow.asked.wait()
+    holder.cancel()  # and a second cancellation lands in the release
+    slow.go.set()
+    with pytest.raises(asyncio.CancelledError):
+        await holder
+    await slow.aclose()
+    assert slow.done.is_set()
+    assert await redis.get(f"{prefix}4") is None  # released all the same, not left for its 10 s
