@@ -94,8 +94,9 @@ class Presenter:
             offer = rematch_request.offered(game) and match.is_over and round_index == len(match.rounds) - 1
             request = RematchRequest()
             scored = await scores.record_final(self.db, game, round_index)  # recorded before it is posted
-            sent = []
-            for chat_id in self._result_chats(game):
+            sent = list(doc.game.results_sent)  # the chats that have it already (a restart in the middle)
+            chats = [chat for chat in self._result_chats(game) if chat not in {done for done, _ in sent}]
+            for position, chat_id in enumerate(chats):
                 async with self.languages.speaking_to(chat_id):
                     names = tuple(shown_names(doc.seats))
                     caption = scores.with_ratings(captions.result_caption(game, match, round_index), scored)
@@ -110,7 +111,11 @@ class Presenter:
                     continue
                 if message_id is not None:
                     sent.append((chat_id, message_id))
-            doc = replace(doc, game=replace(doc.game, results_posted=round_index + 1))
+                    if position < len(chats) - 1:  # more to go: this chat is done, whatever becomes of us
+                        progress = replace(doc.game, results_sent=tuple(sent))
+                        game = await self.save_doc(game, replace(doc, game=progress))
+                        doc = game.doc
+            doc = replace(doc, game=replace(doc.game, results_posted=round_index + 1, results_sent=()))
             if offer:
                 doc = rematch_request.with_request(doc, replace(request, messages=tuple(sent)))
             game = await self.save_doc(game, doc)

@@ -129,6 +129,11 @@ class GameState:
     board_round: int = -1
     hands: dict[int, HandMessage] = field(default_factory=dict)
     results_posted: int = 0
+    # The chats (chat id, message id) that already have the result of round ``results_posted``,
+    # while it goes out to several (a friend room's two private chats): each is stored as soon as
+    # it is sent, so a restart in the middle sends it only to the chats still without it.  Not
+    # stored when empty, as documents before it had none.
+    results_sent: tuple[tuple[int, int], ...] = Field(default=(), exclude_if=lambda value: not value)
     # A friend room's invitation code (kind "room"; bot/table/rooms.py), while its second seat is free.
     room_code: str | None = None
     # The finished game's rematch request (bot/model/rematch_request.py).
