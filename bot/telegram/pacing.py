@@ -6,7 +6,9 @@ chat (and, for a group, the group's minute budget) and the bot as a whole have a
 spends one in every bucket that applies. The board, which changes with every move, waits for
 the group's budget *before* it draws, leaving one token for other messages, and then shows only
 the newest table (see :mod:`bot.display.boards`), so fast play costs no queue of stale pictures and
-never holds up a result.
+never holds up a result. What can wait longest, a refusal to a group command that changes
+nothing, is sent only while the group's bucket is full (:meth:`Pacer.has_room`,
+:mod:`bot.telegram.quiet`), so it never takes a token the board or the game needs.
 
 >>> clock = [0.0]
 >>> groups = Buckets(per_second=20 / 60, burst=2, clock=lambda: clock[0])
