@@ -48,6 +48,7 @@ from bot.telegram.locks import GameLocks, SharedGameLocks
 from bot.telegram.middlewares import InFlight, PeopleMiddleware
 from bot.telegram.outbox import Outbox
 from bot.telegram.pacing import Pacer, PacingMiddleware, SharedPacer
+from bot.telegram.quiet import QuietAnswers
 from bot.telegram.session import OneWriteSession
 from bot.words import command_texts
 from bot.words.i18n import LANGUAGES, _, speaking
@@ -109,11 +110,20 @@ def _problem(location: tuple[int | str, ...], kind: str, message: str) -> str:
     return f"{name}: {message.removeprefix('Value error, ')}"
 
 
-def build_dispatcher(db: Database, service: GameService, outbox: Outbox, languages: Languages) -> Dispatcher:
+def build_dispatcher(
+    db: Database, service: GameService, outbox: Outbox, languages: Languages, quiet: QuietAnswers | None = None
+) -> Dispatcher:
     """The dispatcher with its middlewares and routers; what a handler may ask for by name is
-    given here: ``db``, ``service``, ``outbox``, ``languages`` and ``in_flight``."""
+    given here: ``db``, ``service``, ``outbox``, ``languages``, ``quiet`` and ``in_flight``."""
     in_flight = InFlight()
-    dispatcher = Dispatcher(db=db, service=service, outbox=outbox, languages=languages, in_flight=in_flight)
+    dispatcher = Dispatcher(
+        db=db,
+        service=service,
+        outbox=outbox,
+        languages=languages,
+        quiet=quiet or QuietAnswers(every=0),
+        in_flight=in_flight,
+    )
     dispatcher.update.outer_middleware(in_flight)
     people = PeopleMiddleware(db)
     speaking_to_reader = LanguageMiddleware(languages)
@@ -165,7 +175,8 @@ async def run(settings: Settings) -> None:
     outbox.on_migrate = on_migrate(service)
     sweeper = IdleSweeper(db, locks, idle_days=settings.idle_close_days, every=settings.idle_sweep_seconds)
     wakeups = WakeSweeper(service, every=settings.wake_sweep_seconds, lease=settings.wake_grace_seconds)
-    dispatcher = build_dispatcher(db, service, outbox, languages)
+    quiet = QuietAnswers(pacer, every=settings.quiet_answer_seconds)  # refusals never hold up a game
+    dispatcher = build_dispatcher(db, service, outbox, languages, quiet)
     try:
         try:
             me = await bot.get_me()

@@ -39,6 +39,13 @@ class Settings(BaseSettings):
     messages_per_second: float = Field(
         default=30, ge=0, le=100000, description="messages and edits a second, all chats together; 0: no limit"
     )
+    quiet_answer_seconds: float = Field(
+        default=60,
+        ge=0,
+        le=86400,
+        description="a refusal to a group command that changes nothing: at most one per person and group"
+        " in this many seconds, and only while the group's budget is full; 0: always answered",
+    )
     polling_timeout: int = Field(default=30, ge=0, le=50, description="long-polling timeout in seconds")
     request_timeout: float = Field(
         default=60, ge=1, le=300, description="seconds a Bot API call may take before it is given up and retried"

@@ -84,6 +84,7 @@ def bot_env(
         # Games here move as fast as the machine allows; Telegram's budgets would only slow them
         # down. tests/e2e/test_limits.py plays with the real budgets against the fake's flood model.
         GROUP_MESSAGES_PER_MINUTE="0",
+        QUIET_ANSWER_SECONDS="0",  # every refusal answered: tests look at each
         CHAT_MESSAGES_PER_SECOND="0",
         MESSAGES_PER_SECOND="0",
         # Pictures drawn in a thread of the bot's own process: spawning and warming up picture

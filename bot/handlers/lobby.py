@@ -18,6 +18,7 @@ from bot.table.service import GameService, TableError
 from bot.telegram.callbacks import LobbyAction, LobbyTap
 from bot.telegram.outbox import Outbox
 from bot.telegram.people import Person
+from bot.telegram.quiet import QuietAnswers
 from bot.words import room_texts, texts
 from bot.words.languages import Languages
 from bot.words.refusals import Notice, Refusal
@@ -37,15 +38,18 @@ async def new_game(
     db: Database,
     languages: Languages,
     language: str,
+    quiet: QuietAnswers,
 ) -> None:
+    # The refusals change nothing: they go through ``quiet`` (bot/telegram/quiet.py), so that
+    # one person's junk cannot spend the budget a game in this group needs.
     defaults = await chat_defaults.chat_defaults(db, message.chat.id)
     preset = (command.args or defaults.preset).strip().lower()
     if preset not in texts.PRESET_TITLES:
-        await message.answer(texts.unknown_preset(preset, "new"))
+        await quiet.answer(message, texts.unknown_preset(preset, "new"))
         return
     running = await db.games.active_in_chat(message.chat.id)
     if running is not None:
-        await point_to_game(message, running)
+        await point_to_game(message, running, quiet)
         return
     try:
         game = await service.open_lobby(
@@ -57,7 +61,7 @@ async def new_game(
             clock=defaults.turn_seconds,
         )
     except TableError as error:
-        await message.answer(error.refusal.text)
+        await quiet.answer(message, error.refusal.text)
         return
     # A group speaks the language of whoever opened its first game, until /settings says otherwise.
     await languages.adopt(message.chat.id, message.chat.type, language)
@@ -75,19 +79,21 @@ async def new_in_private(message: Message) -> None:
 
 
 @router.message(Command("join"), GROUPS)
-async def join_command(message: Message, person: Person, service: GameService, db: Database, bot: Bot) -> None:
+async def join_command(
+    message: Message, person: Person, service: GameService, db: Database, bot: Bot, quiet: QuietAnswers
+) -> None:
     active = await db.games.active_in_chat(message.chat.id)
     if active is None:
-        await message.answer(texts.no_open_game())
+        await quiet.answer(message, texts.no_open_game())
         return
     try:
         game = await service.join(active.id, person)
     except TableError as error:
         if error.refusal is Refusal.NEED_PRIVATE:
             link = await create_start_link(bot, f"{JOIN_PREFIX}{active.id}")
-            await message.reply(texts.open_link_to_start(link))
+            await quiet.answer(message, texts.open_link_to_start(link), reply=True)
             return
-        await message.reply(error.refusal.text)
+        await quiet.answer(message, error.refusal.text, reply=True)
         return
     await refresh_lobby(service, game)
 

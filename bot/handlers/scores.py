@@ -20,6 +20,7 @@ from bot.table.service import GameService
 from bot.telegram.callbacks import TopTap
 from bot.telegram.outbox import Outbox
 from bot.telegram.people import Person
+from bot.telegram.quiet import QuietAnswers
 from bot.words import score_texts
 from bot.words.languages import Languages
 from storage import Database
@@ -43,9 +44,12 @@ def _in_chat(message: Message) -> bool:
 
 
 @router.message(Command("stats"))
-async def stats_command(message: Message, command: CommandObject, db: Database, person: Person | None = None) -> None:
+async def stats_command(
+    message: Message, command: CommandObject, db: Database, quiet: QuietAnswers, person: Person | None = None
+) -> None:
+    # A malformed command is answered quietly (bot/telegram/quiet.py): never at a game's expense.
     if (command.args or "").strip():
-        await message.reply(score_texts.no_arguments("stats"))
+        await quiet.answer(message, score_texts.no_arguments("stats"), reply=True)
         return
     if person is None:
         await message.reply(score_texts.who_are_you())
@@ -75,10 +79,10 @@ async def stats_text(db: Database, person: Person, chat_id: int | None) -> str:
 
 
 @router.message(Command("top"))
-async def top_command(message: Message, command: CommandObject, db: Database) -> None:
+async def top_command(message: Message, command: CommandObject, db: Database, quiet: QuietAnswers) -> None:
     word = (command.args or "").strip().lower()
     if word and word not in WINS_WORDS | RATING_WORDS:
-        await message.reply(score_texts.top_how())
+        await quiet.answer(message, score_texts.top_how(), reply=True)
         return
     text, markup = await top_view(db, message.chat.id if _in_chat(message) else None, by_wins=word in WINS_WORDS)
     await message.answer(text, reply_markup=markup)
@@ -136,9 +140,11 @@ def ordered(standings: list[Standing], *, by_wins: bool) -> list[Standing]:
 
 
 @router.message(Command("history"))
-async def history_command(message: Message, command: CommandObject, db: Database, person: Person | None = None) -> None:
+async def history_command(
+    message: Message, command: CommandObject, db: Database, quiet: QuietAnswers, person: Person | None = None
+) -> None:
     if (command.args or "").strip():
-        await message.reply(score_texts.no_arguments("history"))
+        await quiet.answer(message, score_texts.no_arguments("history"), reply=True)
         return
     in_chat = _in_chat(message)
     if in_chat:
@@ -174,7 +180,9 @@ def history_line(result: GameResult) -> str:
 
 
 @router.message(Command("export"))
-async def export_command(message: Message, command: CommandObject, db: Database, person: Person | None = None) -> None:
+async def export_command(
+    message: Message, command: CommandObject, db: Database, quiet: QuietAnswers, person: Person | None = None
+) -> None:
     in_chat = _in_chat(message)
     word = (command.args or "").strip().removeprefix("#")
     if not in_chat and person is None:
@@ -183,7 +191,7 @@ async def export_command(message: Message, command: CommandObject, db: Database,
     owner = None if in_chat or person is None else person.user_id
     if word:
         if not (word.isascii() and word.isdigit()) or len(word) > 12:
-            await message.reply(score_texts.export_how())
+            await quiet.answer(message, score_texts.export_how(), reply=True)
             return
         result = await db.results.get(int(word))
         if result is None or not belongs(result, message.chat.id if in_chat else None, owner):

@@ -16,6 +16,7 @@ from bot.table.supergroup import move_chat
 from bot.telegram.admins import is_admin, is_admin_now
 from bot.telegram.callbacks import SettingsTap
 from bot.telegram.outbox import Outbox
+from bot.telegram.quiet import QuietAnswers
 from bot.words import settings_texts
 from bot.words.i18n import current
 from bot.words.languages import Languages
@@ -87,17 +88,17 @@ async def settings_tap(
     await outbox.edit_text(chat.id, message.message_id, text, markup)
 
 
-async def point_to_game(message: Message, running: GameRow) -> None:
-    """/new while a game is open: answer with a reply to its lobby or board message."""
+async def point_to_game(message: Message, running: GameRow, quiet: QuietAnswers) -> None:
+    """/new while a game is open: answer with a reply to its lobby or board message (changing nothing)."""
     lobby = running.status is GameStatus.LOBBY
     state = TableDoc.from_json(running.data).game
     target = state.lobby_message if lobby else state.board_message
     text = settings_texts.game_running_here(lobby)
     if target is None:
-        await message.answer(Refusal.GAME_RUNNING.text)
+        await quiet.answer(message, Refusal.GAME_RUNNING.text)
         return
     reply = ReplyParameters(message_id=target, allow_sending_without_reply=True)
-    await message.answer(text, reply_parameters=reply)
+    await quiet.answer(message, text, reply_parameters=reply)
 
 
 @router.message(F.migrate_to_chat_id)

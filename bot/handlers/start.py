@@ -13,6 +13,7 @@ from bot.table.service import GameService, TableError
 from bot.telegram.callbacks import RulesTap
 from bot.telegram.outbox import Outbox
 from bot.telegram.people import Person
+from bot.telegram.quiet import QuietAnswers
 from bot.words import texts
 from bot.words.languages import Languages
 from bot.words.refusals import Notice, Refusal
@@ -50,10 +51,10 @@ async def help_command(message: Message) -> None:
 
 
 @router.message(Command("rules"))
-async def rules_command(message: Message, command: CommandObject) -> None:
+async def rules_command(message: Message, command: CommandObject, quiet: QuietAnswers) -> None:
     word = (command.args or "").strip().lower()
-    if word and word not in texts.PRESET_TITLES:
-        await message.answer(texts.unknown_preset(word, "rules"))
+    if word and word not in texts.PRESET_TITLES:  # in a group: quietly (bot/telegram/quiet.py)
+        await quiet.answer(message, texts.unknown_preset(word, "rules"))
         return
     await message.answer(texts.rules_text(word or None), reply_markup=None if word else keyboards.rules_markup())
 

@@ -13,6 +13,7 @@ from bot.telegram import admins
 from bot.telegram.callbacks import AwayTap
 from bot.telegram.outbox import Outbox
 from bot.telegram.people import Person
+from bot.telegram.quiet import QuietAnswers
 from bot.words import manners_texts
 from bot.words.refusals import Notice, Refusal
 from storage import Database, GameRow
@@ -33,46 +34,51 @@ async def may_rule(bot: Bot, game: GameRow, message: Message) -> bool:
 
 
 @router.message(Command("leave"), GROUPS)
-async def leave_command(message: Message, person: Person, service: GameService) -> None:
+async def leave_command(message: Message, person: Person, service: GameService, quiet: QuietAnswers) -> None:
+    # The refusals change nothing: quietly (bot/telegram/quiet.py), never at a game's expense.
     try:
         await manners.leave(service, message.chat.id, person)
     except TableError as error:
-        await message.reply(error.refusal.text)
+        await quiet.answer(message, error.refusal.text, reply=True)
 
 
 @router.message(Command("kill"), GROUPS)
-async def kill_command(message: Message, person: Person, service: GameService, db: Database, bot: Bot) -> None:
+async def kill_command(
+    message: Message, person: Person, service: GameService, db: Database, bot: Bot, quiet: QuietAnswers
+) -> None:
     game = await db.games.active_in_chat(message.chat.id)
     if game is None:
-        await message.reply(Refusal.NO_GAME_HERE.text)
+        await quiet.answer(message, Refusal.NO_GAME_HERE.text, reply=True)
         return
     if not await may_rule(bot, game, message):
-        await message.reply(Refusal.KILL_REFUSED.text)
+        await quiet.answer(message, Refusal.KILL_REFUSED.text, reply=True)
         return
     try:
         await manners.kill(service, game.id, person)
     except TableError as error:
-        await message.reply(error.refusal.text)
+        await quiet.answer(message, error.refusal.text, reply=True)
 
 
 @router.message(Command("kick"), GROUPS)
-async def kick_command(message: Message, person: Person, service: GameService, db: Database, bot: Bot) -> None:
+async def kick_command(
+    message: Message, person: Person, service: GameService, db: Database, bot: Bot, quiet: QuietAnswers
+) -> None:
     replied = message.reply_to_message
     target = replied.from_user if replied is not None else None
     if target is None or target.is_bot:
-        await message.reply(manners_texts.kick_how())
+        await quiet.answer(message, manners_texts.kick_how(), reply=True)
         return
     game = await db.games.active_in_chat(message.chat.id)
     if game is None:
-        await message.reply(Refusal.NO_GAME_HERE.text)
+        await quiet.answer(message, Refusal.NO_GAME_HERE.text, reply=True)
         return
     if not await may_rule(bot, game, message):
-        await message.reply(Refusal.KICK_REFUSED.text)
+        await quiet.answer(message, Refusal.KICK_REFUSED.text, reply=True)
         return
     try:
         await manners.kick(service, game.id, person, target.id)
     except TableError as error:
-        await message.reply(error.refusal.text)
+        await quiet.answer(message, error.refusal.text, reply=True)
 
 
 @router.callback_query(AwayTap.filter())

@@ -6,7 +6,9 @@ chat (and, for a group, the group's minute budget) and the bot as a whole have a
 spends one in every bucket that applies. The board, which changes with every move, waits for
 the group's budget *before* it draws, leaving one token for other messages, and then shows only
 the newest table (see :mod:`bot.display.boards`), so fast play costs no queue of stale pictures and
-never holds up a result.
+never holds up a result. What can wait longest, a refusal to a group command that changes
+nothing, is sent only while the group's bucket is full (:meth:`Pacer.has_room`,
+:mod:`bot.telegram.quiet`), so it never takes a token the board or the game needs.
 
 >>> clock = [0.0]
 >>> groups = Buckets(per_second=20 / 60, burst=2, clock=lambda: clock[0])
@@ -129,6 +131,15 @@ class Pacer:
         if chat_id < 0:
             await self.groups.ready(chat_id, need=2.0)
 
+    async def has_room(self, chat_id: int) -> bool:
+        """Whether the group's budget is full now (private chats: always), spending nothing.
+
+        What may wait for another day (an answer to a command that changes nothing,
+        :mod:`bot.telegram.quiet`) is sent only then, so that it never takes a token the board
+        or the game's own messages are waiting for: with the full burst there, the board's
+        two tokens are still there after it."""
+        return chat_id > 0 or self.groups.wait_time(chat_id, need=self.groups.burst) == 0
+
 
 UNLIMITED = Pacer(0, 0, 0)
 
@@ -217,6 +228,16 @@ class SharedPacer(Pacer):
     async def board_ready(self, chat_id: int) -> None:
         if not await self._ready(self._buckets(chat_id, group_only=True), need=2.0, spend=False):
             await super().board_ready(chat_id)
+
+    async def has_room(self, chat_id: int) -> bool:
+        buckets = self._buckets(chat_id, group_only=True)
+        if not buckets:
+            return True
+        try:
+            return await self._wait(buckets, self.groups.burst, spend=False) == 0
+        except RedisError as error:
+            log.warning("shared send budgets unavailable (%s); pacing this process alone", error)
+            return await super().has_room(chat_id)
 
     async def _ready(self, buckets: list[tuple[str, Buckets]], *, need: float, spend: bool) -> bool:
         """Wait until every bucket holds ``need`` tokens (and spend one of each); False if Redis failed."""

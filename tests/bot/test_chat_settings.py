@@ -12,7 +12,7 @@ import pytest
 from aiogram import Bot
 from aiogram.exceptions import TelegramMigrateToChat
 from aiogram.methods import SendMessage
-from aiogram.types import Message, ReplyParameters
+from aiogram.types import Chat, Message, ReplyParameters
 
 from bot.background.idle_close import DAY, IdleSweeper, game_of
 from bot.display.settings_message import settings_markup, settings_text
@@ -22,6 +22,7 @@ from bot.model.game import GameState, TableDoc
 from bot.telegram.callbacks import HandTap, LevelTap, LobbyTap, RematchTap, RoomTap, RulesTap, SettingsTap, TileTap
 from bot.telegram.locks import GameLocks
 from bot.telegram.outbox import Outbox
+from bot.telegram.quiet import QuietAnswers
 from bot.words import settings_texts
 from bot.words.refusals import Refusal
 from storage import ChatRow, Database, GameRow, GameStatus
@@ -147,6 +148,9 @@ async def test_a_send_into_an_upgraded_group_calls_the_hook() -> None:
 class _Asked:
     """The one thing point_to_game does with the /new message: answer it."""
 
+    chat = Chat(id=-1, type="group")
+    from_user = None
+
     def __init__(self) -> None:
         self.answers: list[tuple[str, int | None]] = []
 
@@ -159,10 +163,10 @@ async def test_new_while_a_game_is_open_answers_its_lobby_or_board_message(statu
     doc = TableDoc(seats=(None, None), game=GameState(lobby_message=11, board_message=22))
     running = GameRow(3, -1, "group", status, "draw", 1, 1, doc.to_json(), 0.0, 0.0)
     asked = _Asked()
-    await point_to_game(cast(Message, asked), running)
+    await point_to_game(cast(Message, asked), running, QuietAnswers(every=0))
     lobby = status is GameStatus.LOBBY
     assert asked.answers == [(settings_texts.game_running_here(lobby), 11 if lobby else 22)]
     # Without the message to point to (not sent yet): the plain refusal.
     bare = replace(running, data=TableDoc(seats=(None, None)).to_json())
-    await point_to_game(cast(Message, asked), bare)
+    await point_to_game(cast(Message, asked), bare, QuietAnswers(every=0))
     assert asked.answers[-1] == (Refusal.GAME_RUNNING.text, None)

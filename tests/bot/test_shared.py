@@ -113,6 +113,19 @@ async def test_the_board_waits_for_two_group_tokens_and_spends_none(redis: Redis
     assert len(waits.asked) == 1, waits.asked
 
 
+async def test_the_room_for_a_quiet_answer_is_the_whole_shared_burst(redis: Redis) -> None:
+    """An answer that changes nothing (bot/telegram/quiet.py) goes only while the group's shared
+    bucket is full, whichever instance spent from it; asking spends nothing."""
+    prefix = fresh_prefix()
+    pacers = [prefixed(SharedPacer, prefix)(redis, 20, 0, 0, sleep=Waits()) for _ in range(2)]
+    assert await pacers[0].has_room(-9) and await pacers[1].has_room(-9)
+    assert await pacers[0].has_room(-9)  # asked twice: still full
+    await pacers[1].before_send(-9)  # the other instance sends a board
+    assert not await pacers[0].has_room(-9)
+    assert await pacers[0].has_room(-10)  # another group's budget is its own
+    assert await pacers[0].has_room(42)  # a private chat has no group budget
+
+
 async def test_no_budget_is_no_redis_call(caplog: pytest.LogCaptureFixture) -> None:
     gone = Redis.from_url("redis://127.0.0.1:1/0", socket_connect_timeout=0.5)
     pacer = prefixed(SharedPacer, fresh_prefix())(gone, 0, 0, 0)
