@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from pathlib import Path
 from typing import Any
 
 from testkit.fake_telegram import CallbackQuery, FakeTelegram, Message, User
+from testkit.launcher import BotLauncher, free_port, webhook_env
 from testkit.people.players import (
     TURN_TIMEOUT,
     add_computer,
@@ -21,6 +23,7 @@ from testkit.people.players import (
     lobby_text,
     open_lobby,
     open_private_game,
+    read_games,
     set_seats,
     settle,
 )
@@ -105,3 +108,47 @@ async def test_taps_delivered_again_after_a_crash_change_nothing_again(fake: Fak
     assert applied_again == [], "taps delivered again applied again"
     assert lobby_text(fake, lobby) == shown and clock_button(fake, lobby) == 30
     check.assert_clean()  # and no tap answered twice (the fake counts that as a violation)
+
+
+async def test_a_webhook_post_retried_changes_nothing_again(tmp_path: Path) -> None:
+    """By webhook, to the bot still running: Telegram retried a POST whose answer it did not get."""
+    async with FakeTelegram() as fake:
+        port = free_port()
+        env = webhook_env(fake, tmp_path / "bot.sqlite3", url=f"http://127.0.0.1:{port}/telegram", port=port)
+        bot = BotLauncher(fake, tmp_path / "bot.log", env)
+        await bot.start(ready="webhook")
+        try:
+            ann, bob = fake.add_user("Ann"), fake.add_user("Bob")
+            group = fake.add_group("Retried", members=[ann])
+            fake.start_bot(ann)
+            await settle(fake)
+            lobby = await open_lobby(fake, ann, group, "classic")
+            await set_seats(fake, lobby, ann, 2)
+            await add_computer(fake, lobby, ann, "hard")
+            await open_private_game(fake, bob, "duel", 1, level="hard")
+            await settle(fake)
+            taps = [
+                last_tap(fake, data)
+                for data in (f"lb:{lobby.game_id}:seats", f"lb:{lobby.game_id}:add-hard", "sg:duel:1:hard")
+            ]
+            before = read_games(tmp_path / "bot.sqlite3")
+            shown = lobby_text(fake, lobby)
+
+            for query in taps:
+                fake.redeliver(query.update_id)
+            await fake.wait_delivered(timeout=TURN_TIMEOUT)
+            await settle(fake)
+            for query in taps:
+                assert len(fake.deliveries(query.update_id, ok=True)) == 2, "the update was not POSTed again"
+            after = read_games(tmp_path / "bot.sqlite3")
+            assert [(g.id, g.status, g.data["seats"]) for g in after if g.id == lobby.game_id] == [
+                (g.id, g.status, g.data["seats"]) for g in before if g.id == lobby.game_id
+            ], "a lobby tap POSTed again applied again"
+            assert [(g.id, g.status) for g in after] == [(g.id, g.status) for g in before], (
+                "'play the computer' POSTed again dealt another game"
+            )
+            assert lobby_text(fake, lobby) == shown
+            assert fake.unanswered_callbacks() == [] and fake.violations == []
+        finally:
+            assert await bot.stop() == 0
+        assert " ERROR " not in bot.log() and "Traceback" not in bot.log(), bot.log_tail()
