@@ -12,12 +12,14 @@ from typing import Any, cast
 import pytest_asyncio
 from aiogram.types import TelegramObject, Update
 
+from bot.background.idle_close import IdleSweeper
 from bot.display.presenter import Presenter
 from bot.table.service import GameService
 from bot.telegram.locks import GameLocks
 from bot.telegram.middlewares import OncePerUpdate
 from bot.telegram.people import Person
 from storage import Database
+from storage.handled import KEEP_SECONDS, handling
 from tests.bot.test_levels import StoringPresenter
 
 ANN = Person(7, "Ann")
@@ -78,3 +80,19 @@ async def test_an_update_delivered_again_adds_one_computer(service: GameService)
     assert await once(add_after(first_waits), Update(update_id=502), {}) == "added"
     row = await db.games.get(lobby.id)
     assert row is not None and _computers(row.data) == 2
+
+
+async def test_the_idle_sweep_forgets_updates_handled_days_ago(service: GameService) -> None:
+    db = service.db
+    lobby = await service.open_lobby(-1, ANN, "classic")
+    with handling(601):
+        await service.add_computer(lobby.id, ANN, "easy")
+    row = await db.backend.fetch_one("SELECT handled_at FROM handled_updates WHERE update_id = 601")
+    assert row is not None
+    handled_at = float(row[0])
+    soon = IdleSweeper(db, service.locks, idle_days=7, every=3600, now=lambda: handled_at + 3600)
+    await soon.sweep()
+    assert await db.handled.seen(601)  # Telegram may still deliver it again
+    later = IdleSweeper(db, service.locks, idle_days=7, every=3600, now=lambda: handled_at + KEEP_SECONDS + 1)
+    await later.sweep()
+    assert not await db.handled.seen(601)
