@@ -3,7 +3,8 @@
 ``sqlite:///relative/path``, ``sqlite:////absolute/path`` or ``sqlite:///:memory:`` open one
 SQLite file for a single bot process; ``postgresql://user:password@host:port/database`` (or
 ``postgres://``) opens a shared database for several instances. The repositories (``db.games``,
-``db.users``, ``db.chats``, ``db.results``) are the same for both (:mod:`storage.backend`).
+``db.users``, ``db.chats``, ``db.results``, and ``db.handled``: the Telegram updates that changed
+something, :mod:`storage.handled`) are the same for both (:mod:`storage.backend`).
 """
 
 from __future__ import annotations
