@@ -45,7 +45,7 @@ from bot.table.service import GameService
 from bot.table.supergroup import on_migrate
 from bot.telegram.answers import AnswerMiddleware
 from bot.telegram.locks import GameLocks, SharedGameLocks
-from bot.telegram.middlewares import InFlight, PeopleMiddleware
+from bot.telegram.middlewares import InFlight, OncePerUpdate, PeopleMiddleware
 from bot.telegram.outbox import Outbox
 from bot.telegram.pacing import Pacer, PacingMiddleware, SharedPacer
 from bot.telegram.quiet import QuietAnswers
@@ -125,6 +125,7 @@ def build_dispatcher(
         in_flight=in_flight,
     )
     dispatcher.update.outer_middleware(in_flight)
+    dispatcher.update.outer_middleware(OncePerUpdate(db))
     people = PeopleMiddleware(db)
     speaking_to_reader = LanguageMiddleware(languages)
     for observer in (dispatcher.message, dispatcher.callback_query):

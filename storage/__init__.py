@@ -8,6 +8,7 @@ The repositories are written once for both databases (:mod:`storage.backend`).
 
 from storage.database import (
     DEFAULT_WAKE_GRACE,
+    AlreadyHandledError,
     ChatBusyError,
     Database,
     DatabaseUrlError,
@@ -20,6 +21,7 @@ from storage.users import ChatRow, UserRow
 __all__ = [
     "DEFAULT_WAKE_GRACE",
     "UNSET",
+    "AlreadyHandledError",
     "ChatBusyError",
     "ChatRow",
     "Database",

@@ -17,6 +17,8 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
+from storage.errors import StaleVersionError
+
 SQLITE: Final = "sqlite"
 POSTGRESQL: Final = "postgresql"
 
@@ -44,7 +46,8 @@ class Write:
 
     ``params`` once, or (with ``rows``) once for each of ``rows``, as executemany does. With
     ``expect``, the statement must change exactly that many rows, or the whole batch is rolled
-    back and :class:`~storage.errors.StaleVersionError` (with the message ``stale``) is raised.
+    back and ``error`` (:class:`~storage.errors.StaleVersionError` or a subclass) is raised with
+    the message ``stale``.
     """
 
     sql: str
@@ -52,6 +55,7 @@ class Write:
     expect: int | None = None
     stale: str = ""
     rows: Sequence[Params] | None = None
+    error: type[StaleVersionError] = StaleVersionError
 
 
 class Queries(Protocol):

@@ -11,6 +11,7 @@ import json
 import time
 from typing import TYPE_CHECKING, Any
 
+from storage import handled
 from storage.errors import IntegrityError
 from storage.users import ChatRow
 
@@ -42,7 +43,11 @@ class ChatRepository:
         language: str | None = None,
     ) -> ChatRow:
         """Set some settings keys (the others stay) and/or the language; makes the row if there is none."""
+        mark = handled.pending()
         async with self._backend.transaction() as transaction:
+            if mark is not None:
+                # The update that asks for it, with it (storage/handled.py): one repeated changes nothing.
+                await mark.write_in(transaction)
             # The chat's settings are read, merged and written back: no other update of the same
             # chat may come between (PostgreSQL; SQLite has one writer at a time anyway).
             await transaction.lock(chat_id)
@@ -57,6 +62,8 @@ class ChatRepository:
             )
             updated = await _read(transaction, chat_id)
         assert updated is not None
+        if mark is not None:
+            mark.written()
         return updated
 
     async def adopt_language(self, chat_id: int, chat_type: str, language: str) -> str:

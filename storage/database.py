@@ -3,7 +3,8 @@
 ``sqlite:///relative/path``, ``sqlite:////absolute/path`` or ``sqlite:///:memory:`` open one
 SQLite file for a single bot process; ``postgresql://user:password@host:port/database`` (or
 ``postgres://``) opens a shared database for several instances. The repositories (``db.games``,
-``db.users``, ``db.chats``, ``db.results``) are the same for both (:mod:`storage.backend`).
+``db.users``, ``db.chats``, ``db.results``, and ``db.handled``: the Telegram updates that changed
+something, :mod:`storage.handled`) are the same for both (:mod:`storage.backend`).
 """
 
 from __future__ import annotations
@@ -16,14 +17,16 @@ from urllib.parse import urlsplit
 
 from storage.backend import MIGRATIONS_LOCK, SQLITE, Backend
 from storage.chats import ChatRepository
-from storage.errors import ChatBusyError, DatabaseUrlError, StaleVersionError
+from storage.errors import AlreadyHandledError, ChatBusyError, DatabaseUrlError, StaleVersionError
 from storage.games import GameRepository
+from storage.handled import HandledUpdates
 from storage.migrations import MIGRATIONS, POSTGRES_MIGRATIONS
 from storage.results import ResultRepository
 from storage.users import UserRepository
 
 __all__ = [
     "DEFAULT_WAKE_GRACE",
+    "AlreadyHandledError",
     "ChatBusyError",
     "Database",
     "DatabaseUrlError",
@@ -96,6 +99,7 @@ class Database:
         self.users = UserRepository(backend)
         self.chats = ChatRepository(backend)
         self.results = ResultRepository(backend)
+        self.handled = HandledUpdates(backend)
 
     @classmethod
     async def open(cls, url: str, *, wake_grace: float = DEFAULT_WAKE_GRACE) -> Database:

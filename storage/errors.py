@@ -11,6 +11,12 @@ class StaleVersionError(RuntimeError):
     """Somebody else changed the game first: reload it and decide again."""
 
 
+class AlreadyHandledError(StaleVersionError):
+    """The Telegram update this change belongs to changed the database already (it was delivered
+    again: the instance that handled it died before confirming it, or Telegram retried a webhook).
+    Nothing of this change was written (:mod:`storage.handled`)."""
+
+
 class ChatBusyError(ValueError):
     """The chat already has an open (lobby or playing) game; a chat has at most one."""
 

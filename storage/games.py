@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Final, Literal
 
+from storage import handled
 from storage.backend import POSTGRESQL, Row, Write
 from storage.errors import ChatBusyError, IntegrityError
 
@@ -119,12 +120,21 @@ class GameRepository:
         """
         now = time.time()
         wake_at = self._wake_at(status, now)
+        insert = (
+            "INSERT INTO games (chat_id, kind, status, preset, creator_id, version, data, created_at,"
+            " updated_at, wake_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?)"
+        )
+        params = (chat_id, kind, status.value, preset, creator_id, json.dumps(data), now, now, wake_at)
+        mark = handled.pending()
         try:
-            game_id = await self._backend.insert(
-                "INSERT INTO games (chat_id, kind, status, preset, creator_id, version, data, created_at,"
-                " updated_at, wake_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?)",
-                (chat_id, kind, status.value, preset, creator_id, json.dumps(data), now, now, wake_at),
-            )
+            if mark is None:
+                game_id = await self._backend.insert(insert, params)
+            else:
+                # The update this game is made for, in the same transaction (storage/handled.py).
+                async with self._backend.transaction() as transaction:
+                    await mark.write_in(transaction)
+                    game_id = await transaction.insert(insert, params)
+                mark.written()
         except IntegrityError as error:
             raise ChatBusyError(f"chat {chat_id} already has an open game") from error
         return GameRow(game_id, chat_id, kind, status, preset, creator_id, 0, data, now, now, wake_at)
@@ -202,13 +212,18 @@ class GameRepository:
             expect=1,
             stale=f"game {game.id} changed since version {game.version}",
         )
-        if not moves:
-            # One statement is a transaction by itself: one trip to the database.
-            await self._backend.batch((update,))
-            return new
-        inserts = [(game.id, game.id, m.round, m.seat, m.tile, m.side, int(m.by_computer), now) for m in moves]
-        # The update and the moves as one transaction; on SQLite one trip to its thread.
-        await self._backend.batch((update, Write(_INSERT_MOVE, rows=inserts)))
+        # The Telegram update this change belongs to, if it changed nothing yet (storage/handled.py):
+        # written first, so that a repeat of it fails before anything else is tried.
+        mark = handled.pending()
+        writes = [update] if mark is None else [mark.write(), update]
+        if moves:
+            inserts = [(game.id, game.id, m.round, m.seat, m.tile, m.side, int(m.by_computer), now) for m in moves]
+            writes.append(Write(_INSERT_MOVE, rows=inserts))
+        # One transaction; one statement alone is one by itself (one trip to the database), and on
+        # SQLite several are one trip to its thread.
+        await self._backend.batch(writes)
+        if mark is not None:
+            mark.written()
         return new
 
     async def set_wake(self, game_id: int, version: int, at: float | None) -> bool:

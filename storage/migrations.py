@@ -120,6 +120,15 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN wake_at REAL;
     CREATE INDEX games_by_wake ON games (status, wake_at);
     """,
+    # 6: the Telegram updates that changed something, each written in the transaction of its first
+    # change, so that one delivered again changes nothing (storage/handled.py); pruned after two days
+    """
+    CREATE TABLE handled_updates (
+        update_id INTEGER PRIMARY KEY,
+        handled_at REAL NOT NULL
+    );
+    CREATE INDEX handled_updates_by_time ON handled_updates (handled_at);
+    """,
 )
 
 # PostgreSQL: ids are BIGINT (Telegram's chat and user ids do not fit in 32 bits), times and
@@ -233,5 +242,13 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE games ADD COLUMN wake_at DOUBLE PRECISION;
     CREATE INDEX games_by_wake ON games (status, wake_at);
+    """,
+    # 6: the Telegram updates that changed something
+    """
+    CREATE TABLE handled_updates (
+        update_id BIGINT PRIMARY KEY,
+        handled_at DOUBLE PRECISION NOT NULL
+    );
+    CREATE INDEX handled_updates_by_time ON handled_updates (handled_at);
     """,
 )

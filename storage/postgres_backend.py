@@ -15,7 +15,7 @@ from typing import Final, cast
 import asyncpg
 
 from storage.backend import POSTGRESQL, Params, Row, Transaction, Write, rowcount
-from storage.errors import IntegrityError, StaleVersionError
+from storage.errors import IntegrityError
 
 POOL_MIN_SIZE: Final = 1
 POOL_MAX_SIZE: Final = 10
@@ -140,7 +140,7 @@ class PostgresBackend(_Queries):
                     continue
                 changed = await transaction.execute(write.sql, write.params)
                 if write.expect is not None and changed != write.expect:
-                    raise StaleVersionError(write.stale)
+                    raise write.error(write.stale)
 
     async def integrity_ok(self, version: int) -> bool:
         """Cheap, unlike SQLite's check of every page: a pooled connection answers, and the schema

@@ -18,7 +18,7 @@ from typing import Any, Final, TypeVar
 import aiosqlite
 
 from storage.backend import SQLITE, Params, Row, Transaction, Write
-from storage.errors import IntegrityError, StaleVersionError
+from storage.errors import IntegrityError
 
 T = TypeVar("T")
 
@@ -91,7 +91,7 @@ def _batch(connection: sqlite3.Connection, writes: Sequence[Write]) -> None:
             continue
         changed = _execute(connection, write.sql, write.params)
         if write.expect is not None and changed != write.expect:
-            raise StaleVersionError(write.stale)  # and _atomically rolls back what came before
+            raise write.error(write.stale)  # and _atomically rolls back what came before
 
 
 async def _into_wal(connection: aiosqlite.Connection) -> None:
@@ -223,7 +223,7 @@ class SQLiteBackend:
             write = writes[0]
             changed = await self.execute(write.sql, write.params)
             if write.expect is not None and changed != write.expect:
-                raise StaleVersionError(write.stale)
+                raise write.error(write.stale)
             return
         await self.run(lambda connection: _batch(connection, writes))
 

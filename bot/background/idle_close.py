@@ -7,6 +7,7 @@ only if it is still idle then.
 Nothing is deleted and no message is sent: the game's buttons stay, and a tap on one of them
 answers that the game was closed (:mod:`bot.handlers.closed_games`).  The clock is injectable (``now``),
 so tests can sweep "eight days later" without waiting.
+Each sweep also forgets the Telegram updates handled more than two days before (storage/handled.py).
 """
 
 from __future__ import annotations
@@ -61,6 +62,10 @@ class IdleSweeper:
             closed.append(row.id)
         if closed:
             log.info("closed %d idle games: %s", len(closed), closed)
+        # The updates handled long ago, which Telegram will not deliver again (storage/handled.py).
+        pruned = await self.db.handled.prune(self.now())
+        if pruned:
+            log.info("forgot %d updates handled more than two days ago", pruned)
         return closed
 
     async def _record(self, row: GameRow) -> None:

@@ -37,7 +37,7 @@ from bot.words import texts
 from bot.words.refusals import Refusal
 from engine import EndRequiredError, IllegalMoveError, Match, Move, Rules, Tile
 from engine.players import LEVELS, player_for
-from storage import ChatBusyError, Database, GameStatus, StaleVersionError
+from storage import AlreadyHandledError, ChatBusyError, Database, GameStatus, StaleVersionError
 from storage.games import MoveLog
 
 log = logging.getLogger(__name__)
@@ -149,6 +149,8 @@ class GameService:
                 raise TableError(Refusal.IDLE_CLOSED)
             try:
                 yield load_game(row)
+            except AlreadyHandledError:
+                raise  # the update was delivered again: nothing to say (bot/telegram/middlewares.py)
             except StaleVersionError:
                 log.warning("game %s changed under this change; it was not applied", game_id)
                 raise TableError(Refusal.STALE) from None

@@ -1,17 +1,22 @@
-"""Cross-cutting work on every update: remember who wrote and whether we may write back privately."""
+"""Cross-cutting work on every update: remember who wrote and whether we may write back privately,
+change nothing twice for an update delivered again, and let shutdown wait for the updates in hand."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import BaseMiddleware
 from aiogram.enums import ChatType
-from aiogram.types import CallbackQuery, Message, TelegramObject, User
+from aiogram.types import CallbackQuery, Message, TelegramObject, Update, User
 
 from bot.telegram.people import Person
-from storage import Database
+from storage import AlreadyHandledError, Database
+from storage.handled import handling
+
+log = logging.getLogger(__name__)
 
 
 def full_name(user: User) -> str:
@@ -82,3 +87,39 @@ class InFlight(BaseMiddleware):
         except TimeoutError:
             return False
         return True
+
+
+class OncePerUpdate(BaseMiddleware):
+    """Every update changes the games and settings at most once, however often it is delivered.
+
+    Telegram delivers an update again when its delivery was not confirmed: the instance was killed
+    after committing its change but before its next ``getUpdates`` (or its answer to the webhook
+    POST), or the POST's answer was lost and it was retried. The first change an update makes is
+    committed with a row naming the update (storage/handled.py, through :func:`handling` around the
+    handler); an update found there is skipped, quietly (its answer, if any, was given or has
+    lapsed), and one delivered twice at once is stopped by that row at its change
+    (:class:`~storage.AlreadyHandledError`), which then writes nothing. An update that changed
+    nothing (``/help``) is handled again: that changes nothing either.
+    """
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        if not isinstance(event, Update):
+            return await handler(event, data)
+        update_id = event.update_id
+        if await self.db.handled.seen(update_id):
+            log.info("update %s was delivered again; it changed what it had to already", update_id)
+            return None
+        with handling(update_id):
+            try:
+                return await handler(event, data)
+            except AlreadyHandledError:
+                log.info("update %s was handled meanwhile; this delivery changed nothing", update_id)
+                return None

@@ -600,6 +600,13 @@ class FakeTelegram:
     def pending_updates(self) -> int:
         return len(self.queue.pending)
 
+    def redeliver(self, update_id: int) -> None:
+        """Deliver update ``update_id`` again, the same id and contents, as Telegram does when it
+        did not see its delivery confirmed: by webhook it is POSTed again; by ``getUpdates`` the
+        next poll that does not confirm it gets it, so call this while the bot is stopped (it was
+        killed after handling the update, before confirming it) and start it again."""
+        self.queue.redeliver(update_id)
+
     # ------------------------------------------------------------------ waiting
     async def wait_for(self, predicate: Callable[[], T | None], timeout: float = 5.0, *, what: str = "") -> T:
         """Wait until ``predicate()`` is truthy (checked after every request and user action); return it."""

@@ -67,6 +67,7 @@ class UpdateQueue:
         self._ended: dict[int, str] = {}  # pollers ended by something other than a newer poll, and why
         self.stopping = False
         self.listeners: list[Callable[[], None]] = []  # told of every new update (the webhook sender)
+        self.made: dict[int, PendingUpdate] = {}  # every update ever queued, by id (for redeliver)
 
     def next_id(self) -> int:
         update_id = self._next_id
@@ -74,10 +75,32 @@ class UpdateQueue:
         return update_id
 
     def push(self, update: PendingUpdate) -> None:
+        self.made.setdefault(update.update_id, update)
         self.pending.append(update)
+        self._notify()
+
+    def _notify(self) -> None:
         self._wakeup.set()
         for listener in self.listeners:
             listener()
+
+    def redeliver(self, update_id: int) -> PendingUpdate:
+        """Update ``update_id``, confirmed already, is pending again with the same id and contents,
+        in its place among the others: what Telegram does with an update whose delivery it did not
+        see confirmed (the bot was killed before its next ``getUpdates`` confirmed it, or the answer
+        to its webhook POST was lost). By ``getUpdates`` it comes to a poll that does not confirm
+        it, as after a restart (a poll with a later ``offset`` confirms it again, unseen); by
+        webhook it is POSTed again."""
+        original = self.made.get(update_id)
+        if original is None:
+            raise ValueError(f"no update {update_id} was ever queued")
+        if any(update.update_id == update_id for update in self.pending):
+            raise ValueError(f"update {update_id} is still pending: it will be delivered anyway")
+        again = PendingUpdate(original.update_id, original.kind, original.payload, original.callback_id)
+        place = next((i for i, update in enumerate(self.pending) if update.update_id > update_id), len(self.pending))
+        self.pending.insert(place, again)
+        self._notify()
+        return again
 
     def wake(self) -> None:
         self._wakeup.set()

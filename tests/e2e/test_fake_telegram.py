@@ -317,6 +317,43 @@ async def test_updates_with_a_message_and_a_callback(fake: FakeTelegram, bot: Bo
     assert joined.text is not None and joined.text.text == "/start join_7" and alice.started
 
 
+async def test_a_confirmed_update_can_be_delivered_again(fake: FakeTelegram, bot: Bot) -> None:
+    """``redeliver``: the same update (id, contents, callback query) again, as Telegram delivers one
+    whose confirmation it never saw; a poll that confirms it drops it again, unseen."""
+    alice = fake.add_user("Alice")
+    fake.start_bot(alice, "first")
+    fake.start_bot(alice, "second")
+    first, second = await bot.get_updates()
+    assert await bot.get_updates(offset=second.update_id + 1) == []  # both confirmed
+    with pytest.raises(ValueError, match="ever queued"):
+        fake.redeliver(second.update_id + 100)
+
+    fake.redeliver(second.update_id)
+    fake.redeliver(first.update_id)
+    with pytest.raises(ValueError, match="still pending"):
+        fake.redeliver(first.update_id)
+    assert fake.pending_updates == 2
+    again = await bot.get_updates()  # a poll from a restarted bot: no offset yet
+    assert [u.model_dump() for u in again] == [first.model_dump(), second.model_dump()]  # in their order
+    assert await bot.get_updates(offset=second.update_id + 1) == []
+
+    fake.redeliver(first.update_id)
+    assert await bot.get_updates(offset=second.update_id + 1) == []  # confirmed by a later offset: dropped
+    assert fake.pending_updates == 0
+
+    lobby = await bot.send_message(alice.id, "lobby", reply_markup=keyboard([("Join", "join:7")]))
+    fake.tap(alice, fake.messages(alice)[-1], data="join:7")
+    (tap,) = await bot.get_updates(offset=second.update_id + 1)
+    assert tap.callback_query is not None and tap.callback_query.message is not None
+    assert tap.callback_query.message.message_id == lobby.message_id
+    assert await bot.get_updates(offset=tap.update_id + 1) == []
+    fake.redeliver(tap.update_id)
+    (tap_again,) = await bot.get_updates()
+    assert tap_again.model_dump() == tap.model_dump()
+    assert await bot.answer_callback_query(tap_again.callback_query.id)  # the same query, still unanswered
+    assert fake.violations == []
+
+
 async def test_long_poll_returns_as_soon_as_an_update_arrives(fake: FakeTelegram, bot: Bot) -> None:
     alice = fake.add_user("Alice")
     poll = asyncio.create_task(bot.get_updates(timeout=60, request_timeout=90))

@@ -10,6 +10,7 @@ import pytest
 from storage import ChatBusyError, Database, GameStatus, StaleVersionError, database_path
 from storage.database import DatabaseUrlError
 from storage.games import MoveLog
+from storage.handled import handling
 from storage.migrations import MIGRATIONS, POSTGRES_MIGRATIONS
 
 
@@ -41,7 +42,7 @@ async def test_other_urls_are_refused_without_showing_a_password(url: str) -> No
 
 
 def test_both_dialects_have_the_same_migrations() -> None:
-    assert len(POSTGRES_MIGRATIONS) == len(MIGRATIONS) == 5
+    assert len(POSTGRES_MIGRATIONS) == len(MIGRATIONS) == 6
 
 
 async def test_migrations_run_once(database_url: str, dialect: str) -> None:
@@ -209,9 +210,10 @@ async def test_two_instances_opening_a_game_in_one_chat_open_one(database_url: s
 async def test_a_database_of_schema_4_gets_wake_ups(database_url: str) -> None:
     """A database made before migration 5 keeps its games; a running one has no wake-up until saved."""
     old = await Database.open(database_url)
+    await old.backend.execute("DROP TABLE handled_updates")
     await old.backend.execute("DROP INDEX games_by_wake")
     await old.backend.execute("ALTER TABLE games DROP COLUMN wake_at")
-    await old.backend.execute("DELETE FROM schema_version WHERE version = 5")
+    await old.backend.execute("DELETE FROM schema_version WHERE version >= 5")
     await old.backend.execute(
         "INSERT INTO games (chat_id, kind, status, preset, creator_id, version, data, created_at, updated_at)"
         " VALUES (?, 'group', 'playing', 'duel', 1, 3, '{\"n\": 1}', 1.5, 2.5)",
@@ -225,6 +227,27 @@ async def test_a_database_of_schema_4_gets_wake_ups(database_url: str) -> None:
         assert await db.games.claim_due(1e12, 1.0) == []  # never saved since: nobody is due to look
         saved = await db.games.save(game)
         assert saved.wake_at is not None and await db.games.claim_due(saved.wake_at, 1.0) == [game.id]
+        assert await db.integrity_ok()
+    finally:
+        await db.close()
+
+
+async def test_a_database_of_schema_5_gets_handled_updates(database_url: str) -> None:
+    """A database made before migration 6 keeps its games and starts with no update handled."""
+    old = await Database.open(database_url)
+    await old.backend.execute("DROP TABLE handled_updates")
+    await old.backend.execute("DELETE FROM schema_version WHERE version = 6")
+    game = await old.games.create(
+        chat_id=-5, kind="group", status=GameStatus.LOBBY, preset="duel", creator_id=1, data={}
+    )
+    await old.close()
+    db = await Database.open(database_url)
+    try:
+        assert await db.games.get(game.id) == game
+        assert not await db.handled.seen(1)
+        with handling(1):
+            await db.games.save(game)
+        assert await db.handled.seen(1)
         assert await db.integrity_ok()
     finally:
         await db.close()
