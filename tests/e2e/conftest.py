@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from testkit.fake_telegram import Chat, FakeTelegram, Message, User
+from testkit.fake_telegram import Chat, FakeTelegram, Limits, Message, User
 from testkit.launcher import REPO, BotLauncher, bot_env
 from testkit.people import players
 from testkit.people.players import StoredGame, read_games
@@ -182,6 +182,29 @@ async def shared_fake() -> AsyncIterator[FakeTelegram]:
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def shared_bot(shared_fake: FakeTelegram, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[BotProcess]:
     async with running_bot(shared_fake, tmp_path_factory.mktemp("bot")) as process:
+        yield process
+
+
+@pytest_asyncio.fixture
+async def limited_fake() -> AsyncIterator[FakeTelegram]:
+    """A fake with Telegram's real flood limits (20 a minute into a group, 1 a second into a chat)."""
+    async with FakeTelegram(limits=Limits.telegram()) as server:
+        yield server
+
+
+@pytest_asyncio.fixture
+async def budgeted_bot(limited_fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotProcess]:
+    """The bot against ``limited_fake`` with its default budgets and pauses, as a deployment runs it."""
+    defaults = dict.fromkeys(
+        (
+            "GROUP_MESSAGES_PER_MINUTE",
+            "CHAT_MESSAGES_PER_SECOND",
+            "MESSAGES_PER_SECOND",
+            "COMPUTER_DELAY",
+            "QUIET_ANSWER_SECONDS",
+        )
+    )
+    async with running_bot(limited_fake, tmp_path, **defaults) as process:  # as a deployment runs
         yield process
 
 
