@@ -95,7 +95,8 @@ class Presenter:
             request = RematchRequest()
             scored = await scores.record_final(self.db, game, round_index)  # recorded before it is posted
             sent = list(doc.game.results_sent)  # the chats that have it already (a restart in the middle)
-            chats = [chat for chat in self._result_chats(game) if chat not in {done for done, _ in sent}]
+            done = {chat for chat, _ in sent}
+            chats = [chat for chat in self._result_chats(game) if chat not in done]
             for position, chat_id in enumerate(chats):
                 async with self.languages.speaking_to(chat_id):
                     names = tuple(shown_names(doc.seats))

@@ -22,7 +22,7 @@ from bot.model import absence, scores
 from bot.model.clock import CLOCKED_KINDS, clock_seconds, next_clock, person_to_move
 from bot.model.game import Game, turn_number
 from bot.table.lobbies import refresh_lobby
-from bot.table.service import WAKE_SLACK, GameService, TableError
+from bot.table.service import GameService, TableError
 from bot.telegram.outbox import Unreachable
 from bot.telegram.people import Person
 from bot.words import manners_texts
@@ -114,9 +114,11 @@ async def pay_owed(service: GameService, game_id: int) -> None:
             busy = state.owed_claimed_until is not None and state.owed_claimed_until > now
             if not state.owed or busy:
                 return
-            claimed = replace(state, owed_claimed_until=now + PAYING_LEASE)
-            lapse = _lapsed(claimed.owed_claimed_until, game.row.wake_at)
-            game = await service.presenter.save_doc(game, replace(game.doc, game=claimed), wake_at=lapse)
+            claimed = Game(
+                game.row, replace(game.doc, game=replace(state, owed_claimed_until=now + PAYING_LEASE)), game.match
+            )
+            # The game's wake-up as a commit now would store it: by the claim's end at the latest.
+            game = await service.presenter.save_doc(game, claimed.doc, wake_at=service.wake_time(claimed))
     except TableError:  # gone, closed, or changed under the claim
         return
     if game.match is not None and not game.match.is_over:
@@ -140,14 +142,6 @@ async def pay_owed(service: GameService, game_id: int) -> None:
             await service.presenter.save_doc(fresh, settled, wake_at=wake)
     except TableError:  # closed meanwhile, or changed again (the claim lapses, they are sent again)
         return
-
-
-def _lapsed(claimed_until: float | None, stored: float | None) -> float:
-    """The wake-up a claim of the owed notices is stored with: a little after it lapses, or the
-    game's own if that comes first."""
-    assert claimed_until is not None
-    lapse = claimed_until + WAKE_SLACK
-    return lapse if stored is None else min(stored, lapse)
 
 
 # Seconds a payer has to send the notices it claimed before another may send them.
