@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import re
 import signal
 import sqlite3
@@ -331,7 +332,23 @@ class RedactingFormatter(logging.Formatter):
         return redact(super().format(record), self.token)
 
 
+USAGE = """usage: dominoes-bot            run the bot (BOT_TOKEN and the other settings from the environment or .env)
+       dominoes-bot sandbox    try it without Telegram: the real bot and a Telegram of its own, in a browser
+"""
+
+
 def main() -> None:
+    arguments = sys.argv[1:]
+    if arguments[:1] == ["sandbox"]:
+        # The sandbox is a program of its own that runs this bot as a child process: the bot
+        # imports nothing of it (nor of the test kit it stands on), it only hands over.
+        os.execv(sys.executable, [sys.executable, "-m", "sandbox", *arguments[1:]])
+    if arguments[:1] in (["-h"], ["--help"]):
+        print(USAGE, end="")
+        return
+    if arguments:
+        print(USAGE, end="", file=sys.stderr)
+        raise SystemExit(2)
     settings = load_settings()
     token = settings.bot_token.get_secret_value()
     handler = logging.StreamHandler(sys.stderr)

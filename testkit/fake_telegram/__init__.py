@@ -16,6 +16,7 @@ Modules, one job each:
 * ``bot_methods`` getMe, getChat*, commands, descriptions, menu button, getFile
 * ``webhook``     setWebhook/deleteWebhook/getWebhookInfo; POSTing updates to the webhook (a small HTTP client)
 * ``transcript``  the transcript, violations, and their readable dump
+* ``snapshot``    the world kept on disk and read back (the sandbox goes on after a restart)
 * ``httpserver``  the HTTP layer on aiohttp's low-level server (100-continue, body limit, cancellation)
 * ``body``        request bodies: query strings, urlencoded and multipart forms, JSON
 * ``server``      routing and the request pipeline

@@ -596,6 +596,23 @@ class FakeTelegram:
             )
             raise AssertionError(f"callback queries not answered within {within} s:\n{listing}")
 
+    def forget_history(self, keep: int = 2000) -> None:
+        """For a fake that runs for hours (the sandbox): keep the newest ``keep`` transcript entries,
+        the taps of the last few minutes and the updates still pending; forget the rest."""
+        recorder = self.recorder
+        del recorder.entries[:-keep]
+        del recorder.flood_events[:-keep]
+        del recorder.violations[:-keep]
+        horizon = recorder._time() - 4 * self.settings.callback_expiry
+        callbacks = self.world.callbacks
+        for query_id in [key for key, query in callbacks.items() if query.created_at < horizon]:
+            del callbacks[query_id]
+        pending = {update.update_id for update in self.queue.pending}
+        made = self.queue.made
+        for update_id in sorted(made)[:-keep]:
+            if update_id not in pending:
+                del made[update_id]
+
     @property
     def pending_updates(self) -> int:
         return len(self.queue.pending)

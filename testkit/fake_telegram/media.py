@@ -166,13 +166,13 @@ class FileStore:
 
     def __init__(self, rng: random.Random) -> None:
         self._rng = rng
-        self._count = 0
+        self.count = 0
         self._by_id: dict[str, StoredFile] = {}
         self._by_path: dict[str, StoredFile] = {}
 
     def _ids(self, id_prefix: bytes, unique_prefix: bytes) -> tuple[str, str]:
-        self._count += 1
-        counter = self._count.to_bytes(4, "big")
+        self.count += 1
+        counter = self.count.to_bytes(4, "big")
         noise = self._rng.randbytes(12)
         file_id = base64.urlsafe_b64encode(id_prefix + counter + noise).decode().rstrip("=")
         unique = base64.urlsafe_b64encode(unique_prefix + counter + noise[:2]).decode().rstrip("=")
@@ -191,7 +191,7 @@ class FileStore:
             size = max(1, len(data) * (w * h) // max(area, 1))
             sizes.append({"file_id": file_id, "file_unique_id": unique, "file_size": size, "width": w, "height": h})
             members.append(
-                StoredFile(file_id, unique, "photo", data, f"photos/file_{self._count}.jpg", width=w, height=h)
+                StoredFile(file_id, unique, "photo", data, f"photos/file_{self.count}.jpg", width=w, height=h)
             )
         for member in members:
             member.sizes = sizes
@@ -202,7 +202,7 @@ class FileStore:
         file_id, unique = self._ids(b"\x05\x00\x02\x02", b"\x02\x00\x03")
         name = upload.filename or "document"
         stored = StoredFile(
-            file_id, unique, "document", upload.data, f"documents/file_{self._count}", name, upload.content_type
+            file_id, unique, "document", upload.data, f"documents/file_{self.count}", name, upload.content_type
         )
         self._register(stored)
         return {
@@ -212,6 +212,21 @@ class FileStore:
             "file_unique_id": unique,
             "file_size": len(upload.data),
         }
+
+    def stored(self) -> list[StoredFile]:
+        return list(self._by_id.values())
+
+    def add_stored(self, stored: StoredFile) -> None:
+        """A file kept from an earlier run (snapshots)."""
+        self._register(stored)
+
+    def keep(self, file_ids: set[str]) -> int:
+        """Forget every file not in ``file_ids``; returns how many were forgotten."""
+        dropped = [stored for file_id, stored in self._by_id.items() if file_id not in file_ids]
+        for stored in dropped:
+            del self._by_id[stored.file_id]
+            self._by_path.pop(stored.file_path, None)
+        return len(dropped)
 
     def get(self, file_id: str) -> StoredFile | None:
         return self._by_id.get(file_id)

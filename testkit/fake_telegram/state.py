@@ -192,6 +192,21 @@ class World:
         value = (chat_id * 0x9E3779B97F4A7C15) % (1 << 64)
         return str(value - (1 << 64) if value >= (1 << 63) else value)
 
+    def counters(self) -> dict[str, int]:
+        """Where the id sequences stand (kept by snapshots, so ids never repeat after a restart)."""
+        return {
+            "user": self._next_user,
+            "group": self._next_group,
+            "supergroup": self._next_supergroup,
+            "files": self.files.count,
+        }
+
+    def restore_counters(self, counters: dict[str, int]) -> None:
+        self._next_user = max(self._next_user, int(counters["user"]))
+        self._next_group = max(self._next_group, int(counters["group"]))
+        self._next_supergroup = max(self._next_supergroup, int(counters["supergroup"]))
+        self.files.count = max(self.files.count, int(counters["files"]))
+
     # ------------------------------------------------------------------ lookups
     def user(self, user_id: int) -> User | None:
         return self.users.get(user_id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -155,6 +156,7 @@ class Recorder:
         self.violations: list[Violation] = []
         self.flood_events: list[Entry] = []
         self.changed = asyncio.Event()
+        self.listeners: list[Callable[[Entry], None]] = []  # told of every entry (the sandbox's page)
         self.last_poll = 0  # seq of the latest answered getUpdates (the bot is up once one came after its start)
         self._seq = 0
 
@@ -172,6 +174,8 @@ class Recorder:
         if entry.status == 200 and entry.method == "getUpdates" and entry.kind == "request":
             self.last_poll = max(self.last_poll, entry.seq)
         self.changed.set()
+        for listener in self.listeners:
+            listener(entry)
         return entry
 
     def user_action(self, action: str, note: str, chat_id: int | None = None) -> Entry:

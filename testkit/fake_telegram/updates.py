@@ -74,6 +74,18 @@ class UpdateQueue:
         self._next_id += 1
         return update_id
 
+    @property
+    def polls_begun(self) -> int:
+        """How many getUpdates calls came (answered or still waiting): a bot that polls is up."""
+        return self._poller
+
+    def peek_next_id(self) -> int:
+        return self._next_id
+
+    def continue_from(self, next_id: int) -> None:
+        """Go on from a sequence an earlier run left (a bot skips update ids it handled already)."""
+        self._next_id = max(self._next_id, next_id)
+
     def push(self, update: PendingUpdate) -> None:
         self.made.setdefault(update.update_id, update)
         self.pending.append(update)

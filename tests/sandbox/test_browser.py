@@ -1,0 +1,313 @@
+"""The sandbox page in a real browser: headless Chromium (Debian's ``chromium`` and ``chromium-driver``,
+which ``.ci/run`` installs) driven by Selenium, at a phone's size, playing whole games as people would.
+
+Screenshots go to ``$SANDBOX_SCREENSHOTS`` (default: the test's temporary folder), to be looked at.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+from tests.sandbox.conftest import SandboxRun
+
+webdriver = pytest.importorskip("selenium.webdriver")
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException  # noqa: E402
+from selenium.webdriver.chrome.options import Options  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.remote.webelement import WebElement  # noqa: E402
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+pytestmark = pytest.mark.skipif(
+    not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()),
+    reason="Debian's chromium and chromium-driver are not installed (.ci/run installs them)",
+)
+PHONE = (390, 844)
+WAIT = 30.0
+GAME_OVER = re.compile(r"wins the game!|Game over\.")
+T = TypeVar("T")
+
+
+class Phone:
+    """One browser at a phone's size on the sandbox page; it taps as a person would."""
+
+    def __init__(self, driver: Any, run: SandboxRun, shots: Path) -> None:
+        self.driver = driver
+        self.run = run
+        self.shots = shots
+        self.people = {name: person["id"] for name, person in run.world()["people"].items()}
+
+    # ------------------------------------------------------------------ waiting and looking
+    def wait(self, found: Callable[[], T | None], what: str, timeout: float = WAIT) -> T:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                value = found()
+            except (StaleElementReferenceException, WebDriverException):
+                value = None
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                self.shot(f"failed-{re.sub('[^a-z]+', '-', what.lower())}")
+                raise AssertionError(f"{what}: not seen within {timeout} s; the chat shows:\n{self.chat_text()}")
+            time.sleep(0.1)
+
+    def shot(self, name: str) -> Path:
+        path = self.shots / f"{name}.png"
+        self.driver.save_screenshot(str(path))
+        return path
+
+    def all(self, css: str) -> list[WebElement]:
+        return list(self.driver.find_elements(By.CSS_SELECTOR, css))
+
+    def one(self, css: str) -> WebElement | None:
+        found = self.all(css)
+        return found[0] if found and found[0].is_displayed() else None
+
+    def chat_text(self) -> str:
+        for _ in range(5):
+            try:
+                return "\n".join(m.text for m in self.all("#chat .message"))[-3000:]
+            except StaleElementReferenceException:
+                time.sleep(0.1)
+        return "(the chat kept changing)"
+
+    def messages(self) -> list[WebElement]:
+        return self.all("#chat .message")
+
+    # ------------------------------------------------------------------ doing
+    def open(self) -> None:
+        self.driver.get(self.run.url + "/")
+        self.wait(lambda: self.one('body[data-connected="true"]'), "the page connected")
+
+    def be(self, name: str) -> None:
+        """One tap on the person's chip: from now on the page is theirs."""
+        person = self.people[name]
+        if not self.one(f'[data-person="{person}"]'):
+            self.tap_css("#back")
+        self.tap_css(f'[data-person="{person}"]')
+        self.wait(lambda: self.one(f'[data-person="{person}"].active'), f"{name}'s page")
+        self.wait(lambda: self.one('body[data-connected="true"]'), "the page connected")
+
+    def open_chat(self, chat_id: int) -> None:
+        if self.one(f'#chat[data-chat-id="{chat_id}"]'):
+            return
+        if not self.one(f'[data-chat="{chat_id}"]'):
+            self.tap_css("#back")
+        self.tap_css(f'[data-chat="{chat_id}"]')
+        self.wait(lambda: self.one(f'#chat[data-chat-id="{chat_id}"]'), f"chat {chat_id} open")
+
+    def tap_css(self, css: str) -> None:
+        self.click(lambda: self.one(css), f"{css} shown")
+
+    def send(self, text: str) -> None:
+        field = self.wait(lambda: self.one("#text"), "the text field")
+        field.send_keys(text)
+        self.tap_css("#send")
+
+    def button(self, test: Callable[[WebElement], bool], *, last_message: bool = True) -> WebElement | None:
+        """A keyboard button in the newest message that has a keyboard."""
+        keyboards = [m for m in self.messages() if m.find_elements(By.CSS_SELECTOR, ".keyboard button")]
+        candidates = keyboards[-1:] if last_message else keyboards
+        for message in reversed(candidates):
+            for button in message.find_elements(By.CSS_SELECTOR, ".keyboard button"):
+                if test(button):
+                    return button
+        return None
+
+    def tap_button(self, data_prefix: str, what: str) -> None:
+        button = self.wait(
+            lambda: self.button(
+                lambda b: (b.get_attribute("data-data") or "").startswith(data_prefix), last_message=False
+            ),
+            what,
+        )
+        button.click()
+
+    def click(self, find: Callable[[], WebElement | None], what: str, timeout: float = WAIT) -> None:
+        """Find and tap at once: the page redraws a message when it changes, so a found button can go stale."""
+
+        def tapped() -> bool:
+            element = find()
+            if element is None:
+                return False
+            element.click()
+            return True
+
+        self.wait(tapped, what, timeout)
+
+    def play_one_move(self) -> bool:
+        """Tap a playable tile (🟢 / ⭐) in the hand, and an end if the bot asks for one; False if none is offered."""
+        try:
+            tile = self.button(lambda b: b.text.startswith(("🟢", "⭐")))
+            if tile is None:
+                return False
+            tile.click()
+        except StaleElementReferenceException:
+            return False  # the hand was redrawn under the finger: look again
+        # The answer is a toast, or the bot asks which end (buttons naming the ends, and Back).
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            try:
+                end = self.button(lambda b: re.search(r":[lrud]$", b.get_attribute("data-data") or "") is not None)
+                if end is not None:
+                    end.click()
+                    break
+                if self.one("#toast") or not tile_present(tile):
+                    break
+            except StaleElementReferenceException:
+                pass
+            time.sleep(0.1)
+        return True
+
+    def game_over(self) -> bool:
+        try:
+            return any(GAME_OVER.search(m.text) for m in self.messages())
+        except StaleElementReferenceException:
+            return False
+
+
+def is_lobby(button: WebElement, action: str) -> bool:
+    return re.fullmatch(rf"lb:[^:]+:{action}", button.get_attribute("data-data") or "") is not None
+
+
+def tile_present(tile: WebElement) -> bool:
+    try:
+        return tile.is_displayed()
+    except StaleElementReferenceException:
+        return False
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("SANDBOX_SCREENSHOTS", tmp_path / "shots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture
+def phone(sandbox_run: SandboxRun, shots: Path) -> Iterator[Phone]:
+    sandbox_run.start()
+    options = Options()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
+        options.add_argument(argument)
+    options.add_argument(f"--window-size={PHONE[0]},{PHONE[1]}")
+    os.environ.setdefault("SE_OFFLINE", "true")  # Selenium Manager must not look for a browser to download
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_window_size(*PHONE)
+    try:
+        yield Phone(driver, sandbox_run, shots)
+        logs = driver.get_log("browser")
+        errors = [entry for entry in logs if entry.get("level") == "SEVERE"]
+        assert not errors, f"the page logged errors: {errors}"
+    finally:
+        driver.quit()
+
+
+def reload_in_the_middle(phone: Phone, chat_id: int) -> None:
+    """A reload loses nothing: the same person, the same chat, every message."""
+    before = len(phone.messages())
+    phone.shot("mid-game-before-reload")
+    phone.driver.refresh()
+    phone.wait(lambda: phone.one('body[data-connected="true"]'), "the page back after a reload")
+    phone.wait(lambda: phone.one(f'#chat[data-chat-id="{chat_id}"]'), "the same chat after the reload")
+    phone.wait(lambda: len(phone.messages()) >= before, "every message after the reload")
+    phone.shot("mid-game-after-reload")
+
+
+def play_until_over(
+    phone: Phone, players: list[str], chats: dict[str, int], result_chat: int, *, reload_after: int | None = None
+) -> int:
+    """Each person in turn plays a move from their private chat whenever offered one, until the result
+    shows in ``result_chat``; returns the moves made."""
+    moves = 0
+    idle_since = time.monotonic()
+    while time.monotonic() - idle_since < 60:
+        moved = False
+        for name in players:
+            if len(players) > 1:
+                phone.be(name)
+            phone.open_chat(chats[name])
+            if phone.play_one_move():
+                moves += 1
+                moved = True
+                idle_since = time.monotonic()
+                if moves == reload_after:
+                    reload_in_the_middle(phone, chats[name])
+            time.sleep(0.3)
+        if not moved:
+            phone.open_chat(result_chat)
+            if phone.game_over():
+                return moves
+    raise AssertionError(f"the game did not end; the chat shows:\n{phone.chat_text()}")
+
+
+def test_one_person_plays_a_whole_private_game_against_the_computer(phone: Phone) -> None:
+    ann = phone.people["Ann"]
+    phone.open()
+    phone.be("Ann")
+    phone.open_chat(ann)
+    phone.shot("private-before-start")
+    phone.tap_css("#start-button")
+    phone.wait(lambda: phone.button(lambda b: "s:preset:quickblock:" in (b.get_attribute("data-data") or "")), "menu")
+    phone.shot("private-menu")
+    phone.tap_button("s:preset:quickblock:", "the rule set button")
+    phone.tap_button("sg:quickblock:1:", "the opponents button")
+    phone.wait(lambda: phone.button(lambda b: (b.get_attribute("data-data") or "").startswith("t:")), "the hand")
+    phone.shot("private-hand")
+
+    moves = play_until_over(phone, ["Ann"], {"Ann": ann}, ann, reload_after=2)
+
+    assert moves >= 1
+    phone.wait(lambda: phone.one("img.photo"), "the table picture")
+    phone.shot("private-result")
+    assert phone.game_over()
+
+
+def test_two_people_play_a_group_game_from_new_to_the_result(phone: Phone) -> None:
+    ann, bob = phone.people["Ann"], phone.people["Bob"]
+    group = phone.run.world()["group"]["id"]
+    phone.open()
+    phone.be("Ann")
+    phone.open_chat(ann)
+    phone.tap_css("#start-button")
+    phone.wait(lambda: phone.button(lambda b: True), "the welcome")
+    phone.open_chat(group)
+    phone.tap_css("#commands-button")  # the bot's command menu for groups, in Ann's language
+    phone.wait(lambda: phone.one('.command[data-command="new"]'), "/new in the command menu")
+    phone.shot("group-commands")
+    phone.tap_css("#commands-button")
+    phone.send("/new quickblock")
+    phone.wait(lambda: phone.button(lambda b: is_lobby(b, "join")), "the lobby")
+    phone.shot("group-lobby")
+
+    # Bob never opened the bot: Join answers with a link to it, which opens his private chat with /start.
+    phone.be("Bob")
+    phone.open_chat(group)
+    phone.click(lambda: phone.button(lambda b: is_lobby(b, "join")), "Join")
+    phone.wait(lambda: phone.one(f'#chat[data-chat-id="{bob}"]'), "Bob's private chat, opened by the link")
+    phone.wait(lambda: "/start j" in phone.chat_text(), "the /start payload sent")
+    phone.shot("group-bob-joined")
+
+    phone.be("Ann")
+    phone.open_chat(group)
+    phone.wait(lambda: "Bob" in phone.chat_text(), "Bob in the lobby")
+    phone.click(lambda: phone.button(lambda b: is_lobby(b, "start")), "the Start button")
+    phone.wait(lambda: phone.one("img.photo"), "the board in the group")
+    phone.shot("group-board")
+
+    play_until_over(phone, ["Ann", "Bob"], {"Ann": ann, "Bob": bob}, group, reload_after=3)
+
+    phone.open_chat(group)
+    phone.wait(lambda: GAME_OVER.search(phone.chat_text()), "the result in the group")
+    phone.shot("group-result")
