@@ -334,7 +334,7 @@ class RedactingFormatter(logging.Formatter):
 
 USAGE = """usage: dominoes-bot            run the bot (BOT_TOKEN and the other settings from the environment or .env)
        dominoes-bot sandbox    try it without Telegram: the real bot and a Telegram of its own, in a browser
-"""
+"""  # i18n: not shown (the command line speaks English, as its settings do)
 
 
 def main() -> None:

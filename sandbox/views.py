@@ -10,6 +10,8 @@ as it is.
 "<b>Ann'</b>s <i>&lt;b</i>&gt; ok"
 >>> text_html(FormattedText("🁣 line\\nnext", ({"type": "code", "offset": 3, "length": 4},)))
 '🁣 <code>line</code><br>next'
+>>> text_html(FormattedText("a b", ({"type": "text_link", "offset": 0, "length": 1, "url": "javascript:alert(1)"},)))
+'a b'
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from testkit.fake_telegram.formatting import FormattedText
 from testkit.fake_telegram.state import ADMIN, CREATOR, PRESENT, Chat, Message, User, World
 
 LANGUAGES = ("en", "ru", "uk")
+LINK_SCHEMES = ("https://", "http://", "tg://")  # anything else (javascript:, data:) stays plain text
 _SIMPLE_TAGS = {
     "bold": "b",
     "italic": "i",
@@ -42,7 +45,7 @@ def _open_tag(entity: dict[str, Any]) -> tuple[str, str]:
         return "<pre>", "</pre>"
     if kind == "spoiler":
         return '<span class="tg-spoiler">', "</span>"
-    if kind == "text_link":
+    if kind == "text_link" and str(entity.get("url", "")).lower().startswith(LINK_SCHEMES):
         url = html.escape(str(entity.get("url", "")), quote=True)
         return f'<a href="{url}" target="_blank" rel="noopener">', "</a>"
     return "", ""  # mentions, hashtags, commands: plain text here

@@ -32,8 +32,11 @@ FAST = {"COMPUTER_DELAY": "0.2", "PRIVATE_COMPUTER_DELAY": "0.1", "RENDER_WORKER
 
 
 class SandboxRun:
-    def __init__(self, workdir: Path, port: int | None = None, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, workdir: Path, port: int | None = None, env: dict[str, str] | None = None, args: tuple[str, ...] = ()
+    ) -> None:
         self.workdir = workdir
+        self.args = args
         self.port = port or free_port()
         self.env = {**os.environ, **FAST, **(env or {}), "SANDBOX_PORT": str(self.port)}
         self.process: subprocess.Popen[bytes] | None = None
@@ -48,7 +51,7 @@ class SandboxRun:
         self.workdir.mkdir(parents=True, exist_ok=True)
         seen = self.output()
         log = self.log_path.open("ab")
-        command = [str(Path(sys.executable).with_name("dominoes-bot")), "sandbox"]
+        command = [str(Path(sys.executable).with_name("dominoes-bot")), "sandbox", *self.args]
         self.process = subprocess.Popen(command, cwd=self.workdir, env=self.env, stdout=log, stderr=log)
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:

@@ -6,10 +6,12 @@ Screenshots go to ``$SANDBOX_SCREENSHOTS`` (default: the test's temporary folder
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -23,7 +25,9 @@ from selenium.common.exceptions import StaleElementReferenceException, WebDriver
 from selenium.webdriver.chrome.options import Options  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.remote.webelement import WebElement  # noqa: E402
+from selenium.webdriver.support.select import Select  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
@@ -80,6 +84,10 @@ class Phone:
             except StaleElementReferenceException:
                 time.sleep(0.1)
         return "(the chat kept changing)"
+
+    def all_text(self) -> str:
+        """Everything the open chat shows, service lines included."""
+        return str(self.driver.find_element(By.ID, "messages").text)
 
     def messages(self) -> list[WebElement]:
         return self.all("#chat .message")
@@ -146,26 +154,17 @@ class Phone:
         self.wait(tapped, what, timeout)
 
     def play_one_move(self) -> bool:
-        """Tap a playable tile (🟢 / ⭐) in the hand, and an end if the bot asks for one; False if none is offered."""
+        """Tap the end the bot asks for, or else a playable tile (🟢 / ⭐); False if the hand offers neither."""
         try:
-            tile = self.button(lambda b: b.text.startswith(("🟢", "⭐")))
+            end = self.button(lambda b: re.search(r":[lrud]$", b.get_attribute("data-data") or "") is not None)
+            tile = end or self.button(lambda b: b.text.startswith(("🟢", "⭐")))
             if tile is None:
                 return False
             tile.click()
         except StaleElementReferenceException:
             return False  # the hand was redrawn under the finger: look again
-        # The answer is a toast, or the bot asks which end (buttons naming the ends, and Back).
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline:
-            try:
-                end = self.button(lambda b: re.search(r":[lrud]$", b.get_attribute("data-data") or "") is not None)
-                if end is not None:
-                    end.click()
-                    break
-                if self.one("#toast") or not tile_present(tile):
-                    break
-            except StaleElementReferenceException:
-                pass
+        deadline = time.monotonic() + 10  # until the hand is redrawn, or a toast says why not
+        while tile_present(tile) and not self.one("#toast") and time.monotonic() < deadline:
             time.sleep(0.1)
         return True
 
@@ -273,6 +272,15 @@ def test_one_person_plays_a_whole_private_game_against_the_computer(phone: Phone
     phone.shot("private-result")
     assert phone.game_over()
 
+    # The game's record, as a document to download.
+    phone.send("/export")
+    link = phone.wait(lambda: phone.one("a.document"), "the exported record")
+    with urllib.request.urlopen(str(link.get_attribute("href")), timeout=10) as download:
+        disposition = download.headers["Content-Disposition"]
+        record = json.loads(download.read())
+    assert disposition.startswith("attachment; filename=")
+    assert record["preset"] == "quickblock"
+
 
 def test_two_people_play_a_group_game_from_new_to_the_result(phone: Phone) -> None:
     ann, bob = phone.people["Ann"], phone.people["Bob"]
@@ -311,3 +319,66 @@ def test_two_people_play_a_group_game_from_new_to_the_result(phone: Phone) -> No
     phone.open_chat(group)
     phone.wait(lambda: GAME_OVER.search(phone.chat_text()), "the result in the group")
     phone.shot("group-result")
+
+
+def test_the_controls_languages_menu_and_table_manners(phone: Phone) -> None:
+    cat, dan = phone.people["Cat"], phone.people["Dan"]
+    phone.open()
+    phone.be("Cat")
+    # A Russian-speaking Cat: the bot greets her in Russian and its command menu is in Russian.
+    phone.tap_css("#controls-button")
+    Select(phone.wait(lambda: phone.one("#language"), "the language choice")).select_by_value("ru")
+    phone.wait(lambda: phone.run.world()["people"]["Cat"]["language"] == "ru", "Cat's language changed")
+    phone.driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
+    phone.open_chat(cat)
+    phone.tap_css("#start-button")
+    phone.wait(lambda: "Привет, Cat! Давайте сыграем в домино." in phone.chat_text(), "the Russian greeting")
+    phone.tap_css("#commands-button")
+    phone.wait(lambda: phone.one('.command[data-command="start"]'), "the private command menu")
+    menu = phone.wait(lambda: phone.one("#command-menu"), "the menu").text
+    assert "Играть с компьютером или с другом" in menu, menu
+    phone.shot("controls-russian")
+    phone.tap_css("#commands-button")
+
+    # Dan is added to the group: he sees it, with the service line, and can write there.
+    phone.be("Dan")
+    group = phone.run.world()["group"]["id"]
+    phone.tap_css("#controls-button")
+    phone.tap_css("#add-to-group")
+    phone.open_chat(group)
+    phone.wait(lambda: "Dan joined the group" in phone.all_text(), "Dan's joining in the group")
+    phone.wait(lambda: phone.one("#text"), "the text field for Dan")
+
+    # The group becomes a supergroup: a new chat id, where the bot writes from now on.
+    phone.tap_css("#controls-button")
+    phone.tap_css("#supergroup")
+    phone.wait(lambda: phone.run.world()["group"]["type"] == "supergroup", "the supergroup")
+    supergroup = phone.run.world()["group"]["id"]
+    phone.open_chat(supergroup)
+    phone.wait(lambda: "upgraded to a supergroup" in phone.all_text(), "the upgrade in the new chat")
+    phone.shot("controls-supergroup")
+
+    # Dan blocks the bot, then unblocks it.
+    phone.tap_css("#controls-button")
+    phone.tap_css("#block")
+    phone.wait(lambda: phone.run.world()["people"]["Dan"]["blocked"], "Dan blocked the bot")
+    phone.tap_css("#controls-button")
+    phone.wait(lambda: "Unblock" in getattr(phone.one("#block"), "text", ""), "the Unblock control")
+    phone.tap_css("#block")
+    phone.wait(lambda: not phone.run.world()["people"]["Dan"]["blocked"], "Dan unblocked the bot")
+    assert dan in phone.people.values()
+
+
+def test_the_page_on_a_desktop_and_in_the_dark(phone: Phone) -> None:
+    ann = phone.people["Ann"]
+    phone.driver.set_window_size(1280, 800)
+    phone.driver.get(f"{phone.run.url}/?theme=dark#person={ann}")
+    phone.wait(lambda: phone.one('body[data-connected="true"]'), "the page connected")
+    phone.open_chat(ann)
+    phone.tap_css("#start-button")
+    phone.wait(lambda: phone.button(lambda b: "s:preset:" in (b.get_attribute("data-data") or "")), "the menu")
+    # Both panes at once on a desktop: the chat list beside the open chat.
+    assert phone.one(f'[data-chat="{ann}"]') and phone.one(f'#chat[data-chat-id="{ann}"]')
+    phone.shot("desktop-dark")
+    phone.driver.set_window_size(*PHONE)
+    phone.shot("phone-dark")

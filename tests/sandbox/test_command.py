@@ -6,6 +6,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 import urllib.request
 from pathlib import Path
 
@@ -67,6 +68,20 @@ async def test_a_private_game_goes_on_after_a_restart(sandbox_run: SandboxRun) -
         # The bot takes the tap (its update id is new to it) and the game goes on from where it was.
         await page.wait(lambda: any(a["message_id"] == hand[0] for a in page.answers), "the answer after the restart")
         assert not any("older view" in a["text"] for a in page.answers), page.answers
+
+
+def test_open_shows_the_page_in_the_browser_there_is(tmp_path: Path) -> None:
+    opener = tmp_path / "browser.sh"
+    opener.write_text('#!/bin/sh\necho "$1" > "$(dirname "$0")/opened"\n')
+    opener.chmod(0o755)
+    run = SandboxRun(tmp_path / "work", env={"BROWSER": str(opener)}, args=("--open",)).start()
+    try:
+        deadline = time.monotonic() + 10
+        while not (tmp_path / "opened").exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert (tmp_path / "opened").read_text().strip() == f"{run.url}/"
+    finally:
+        assert run.stop() == 0
 
 
 def test_bad_port_and_busy_port_are_one_line_each(tmp_path: Path) -> None:
