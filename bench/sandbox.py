@@ -30,6 +30,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from functools import partial
 from pathlib import Path
 
 import aiohttp
@@ -73,8 +74,13 @@ def tree_rss_kb(pid: int) -> dict[str, int]:
     return sizes
 
 
+def megabytes(sizes: dict[str, int]) -> str:
+    return ", ".join(f"{label} {size / 1024:.0f}" for label, size in sizes.items())
+
+
 def start(folder: Path, port: int, log: Path) -> tuple[subprocess.Popen[bytes], float, float]:
-    """Spawn the command; returns the process, seconds until the page answered and the bot polled, and its own figure."""
+    """Spawn the command; returns the process, seconds until the page answered and the bot polled, and the
+    command's own figure."""
     command = [str(Path(sys.executable).with_name("dominoes-bot")), "sandbox"]
     env = {**os.environ, "SANDBOX_PORT": str(port)}
     begun = time.monotonic()
@@ -111,7 +117,7 @@ async def play_private_game(port: int) -> tuple[float, int, int]:
         begun = time.monotonic()
         await act("start")
         for prefix in ("s:preset:quickblock:", "sg:quickblock:1:"):
-            message_id, data = await page.wait(lambda prefix=prefix: page.button(ann, prefix), prefix)
+            message_id, data = await page.wait(partial(page.button, ann, prefix), prefix)
             await act("tap", chat_id=ann, message_id=message_id, data=data)
         moves = 0
         while not any(GAME_OVER.search(text) for text in page.texts(ann)):
@@ -139,7 +145,7 @@ def main() -> None:
             kind = "fresh" if number == 1 else "kept data"
             print(
                 f"start {number} ({kind}): ready {ready:.2f} s from the command (it says {own:.1f} s); "
-                f"memory {sum(idle.values()) / 1024:.0f} MB ({', '.join(f'{k} {v / 1024:.0f}' for k, v in idle.items())})"
+                f"memory {sum(idle.values()) / 1024:.0f} MB ({megabytes(idle)})"
             )
             if number == args.starts:
                 seconds, frames, moves = asyncio.run(play_private_game(port))
@@ -147,7 +153,7 @@ def main() -> None:
                 print(
                     f"one private quickblock game: {seconds:.1f} s, {moves} moves by Ann, {frames} page frames; "
                     f"memory after it {sum(played.values()) / 1024:.0f} MB "
-                    f"({', '.join(f'{k} {v / 1024:.0f}' for k, v in played.items())})"
+                    f"({megabytes(played)})"
                 )
             process.send_signal(signal.SIGINT)
             stopped = time.monotonic()
