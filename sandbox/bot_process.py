@@ -5,13 +5,16 @@ the environment and ``.env``) with four of them set: the fake's token and addres
 SQLite file, and no webhook or Redis (a ``.env`` meant for production must not send the sandbox's
 bot elsewhere). Its log goes to the sandbox's terminal. It runs in a session of its own, so that
 Ctrl-C reaches the sandbox alone, which then stops it the way a service manager would (SIGTERM,
-and SIGKILL if it has not stopped in time). If it stops by itself, it is started again.
+and SIGKILL if it has not stopped in time). If it stops by itself, it is started again. If the
+sandbox itself is killed, Linux sends the bot SIGTERM (``PR_SET_PDEATHSIG``): no bot is left
+polling a Telegram that is gone, holding the database.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import logging
 import os
 import signal
@@ -21,6 +24,7 @@ from pathlib import Path
 
 log = logging.getLogger(__name__)
 
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 STOP_TIMEOUT = 10.0
 RESTART_DELAY = 2.0
 # Settings that would point the bot somewhere other than the sandbox's Telegram and database.
@@ -39,6 +43,13 @@ def bot_environment(token: str, api_url: str, database: Path, base: Mapping[str,
     return env
 
 
+def _stop_with_parent() -> None:
+    """In the child, before the bot starts: SIGTERM when the sandbox dies (Linux; elsewhere nothing)."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
 class BotProcess:
     def __init__(self, env: Mapping[str, str]) -> None:
         self.env = dict(env)
@@ -53,7 +64,7 @@ class BotProcess:
 
     async def _spawn(self) -> None:
         self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", env=self.env, start_new_session=True
+            sys.executable, "-m", "bot", env=self.env, start_new_session=True, preexec_fn=_stop_with_parent
         )
         self.starts += 1
 

@@ -41,6 +41,7 @@ def server_missing(reason: str) -> NoReturn:
 # is still busy with one of them when the others are done.
 SPREAD = ("tests/engine/test_players_legal.py", "tests/engine/test_properties.py")
 LONG_FIRST = (
+    "tests/sandbox/test_browser.py",
     "tests/e2e/test_chaos_secrecy.py",
     "tests/e2e/test_chaos_crash.py",
     "tests/e2e/test_limits.py",
@@ -55,6 +56,7 @@ LONG_FIRST = (
     "tests/e2e/test_scores.py",
     "tests/e2e/test_clock.py",
     "tests/e2e/",
+    "tests/sandbox/",
     "tests/engine/test_properties.py",
     "tests/engine/test_players_legal.py",
 )

@@ -111,3 +111,28 @@ def test_the_command_line_says_how_to_use_it() -> None:
     assert helped.returncode == 0 and b"dominoes-bot sandbox" in helped.stdout
     wrong = subprocess.run([*command, "sandboxx"], capture_output=True, timeout=60)
     assert wrong.returncode == 2 and b"usage:" in wrong.stderr
+
+
+def test_a_killed_sandbox_leaves_no_bot_behind(sandbox_run: SandboxRun) -> None:
+    run = sandbox_run.start()
+    assert run.process is not None
+    bots = [pid for pid in children(run.process.pid) if b"-m\0bot" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+    assert len(bots) == 1
+    run.stop(signal.SIGKILL)
+    deadline = time.monotonic() + 15
+    while Path(f"/proc/{bots[0]}").exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not Path(f"/proc/{bots[0]}").exists() or b"zombie" in Path(f"/proc/{bots[0]}/status").read_bytes()
+
+
+def children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
