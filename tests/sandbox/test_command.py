@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -53,11 +56,15 @@ async def test_a_private_game_goes_on_after_a_restart(sandbox_run: SandboxRun) -
         await page.wait(lambda: any(a["message_id"] == message_id for a in page.answers), "the answer to the tap")
         await page.wait(lambda: page.button(ann, "t:"), "the hand")
         await page.settle()  # the computer has moved: it is Ann's turn, and the bot waits for her
-        hand = page.button(ann, "t:")
+        hand = page.labelled_button(ann, ("🟢", "⭐"))  # a tile that fits
+        assert hand is not None
         shown_before = page.texts(ann)
         await page.socket.close()
 
     assert run.stop() == 0
+    handled = handled_updates(run)
+    next_id = kept_next_update_id(run)
+    assert next_id > max(handled)
     run.start()
     async with aiohttp.ClientSession() as session:
         page = await open_page(session, run, ann)
@@ -68,6 +75,28 @@ async def test_a_private_game_goes_on_after_a_restart(sandbox_run: SandboxRun) -
         # The bot takes the tap (its update id is new to it) and the game goes on from where it was.
         await page.wait(lambda: any(a["message_id"] == hand[0] for a in page.answers), "the answer after the restart")
         assert not any("older view" in a["text"] for a in page.answers), page.answers
+
+        def ends() -> tuple[int, str] | None:
+            return page.find(ann, lambda button: button["data"].endswith(":l"), newest_only=True)
+
+        await page.wait(lambda: "Ann played" in page.texts(ann)[-1] or ends(), "the tap taken after the restart")
+        end = ends()
+        if end is not None:  # the tile fits two ends: the bot asks which one
+            run.api("tap", person=ann, chat_id=ann, message_id=end[0], data=end[1])
+        await page.wait(lambda: "Ann played" in page.texts(ann)[-1], "Ann's move after the restart")
+    # Telegram's update ids went on from where they were: the bot skips ids it handled already.
+    assert run.stop() == 0
+    assert kept_next_update_id(run) > next_id
+
+
+def handled_updates(run: SandboxRun) -> list[int]:
+    with contextlib.closing(sqlite3.connect(run.workdir / "data" / "sandbox.sqlite3")) as database:
+        return [row[0] for row in database.execute("SELECT update_id FROM handled_updates")]
+
+
+def kept_next_update_id(run: SandboxRun) -> int:
+    document = json.loads((run.workdir / "data" / "sandbox-telegram" / "world.json").read_text())
+    return int(document["next_update_id"])
 
 
 def test_open_shows_the_page_in_the_browser_there_is(tmp_path: Path) -> None:
