@@ -33,7 +33,10 @@ def _tampered(raw: str, **changes: str) -> str:
         ("", InitDataReason.MISSING),
         ("x" * 5000, InitDataReason.MISSING),
         (init_data("987:other", ANN, auth_date=int(NOW)), InitDataReason.FORGED),
-        (_tampered(init_data(TOKEN, ANN, auth_date=int(NOW)), user='{"id":1,"first_name":"Eve"}'), InitDataReason.FORGED),
+        (
+            _tampered(init_data(TOKEN, ANN, auth_date=int(NOW)), user='{"id":1,"first_name":"Eve"}'),
+            InitDataReason.FORGED,
+        ),
         (_tampered(init_data(TOKEN, ANN, auth_date=int(NOW - 10)), auth_date=str(int(NOW))), InitDataReason.FORGED),
         (_tampered(init_data(TOKEN, ANN, auth_date=int(NOW)), hash=""), InitDataReason.FORGED),
         ("user=1&&&hash", InitDataReason.FORGED),
@@ -41,8 +44,18 @@ def _tampered(raw: str, **changes: str) -> str:
         (init_data(TOKEN, ANN, auth_date=int(NOW + 600)), InitDataReason.EXPIRED),
         (init_data(TOKEN, None, auth_date=int(NOW)), InitDataReason.NO_USER),
     ],
-    ids=["empty", "too-long", "other-bot", "other-user", "older-made-newer", "no-hash", "malformed", "expired",
-         "from-the-future", "no-user"],
+    ids=[
+        "empty",
+        "too-long",
+        "other-bot",
+        "other-user",
+        "older-made-newer",
+        "no-hash",
+        "malformed",
+        "expired",
+        "from-the-future",
+        "no-user",
+    ],
 )
 def test_anything_else_is_refused_with_its_reason(raw: str, reason: InitDataReason) -> None:
     with pytest.raises(InitDataError) as refused:
