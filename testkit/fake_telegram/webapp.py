@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import urlencode
 
 from .state import User
 
