@@ -37,6 +37,7 @@ from bot.background.wakeups import WakeSweeper
 from bot.display.boards import BoardPainter
 from bot.display.pictures import PictureMaker
 from bot.display.presenter import Presenter
+from bot.display.table_links import TableLinks
 from bot.environment import Settings
 from bot.handlers import all_routers
 from bot.health import beat
@@ -51,6 +52,8 @@ from bot.telegram.outbox import Outbox
 from bot.telegram.pacing import Pacer, PacingMiddleware, SharedPacer
 from bot.telegram.quiet import QuietAnswers
 from bot.telegram.session import OneWriteSession
+from bot.webapp.hub import TablePages
+from bot.webapp.server import TableSite
 from bot.words import command_texts
 from bot.words.i18n import LANGUAGES, _, speaking
 from bot.words.languages import LanguageMiddleware, Languages
@@ -165,9 +168,10 @@ async def run(settings: Settings) -> None:
     locks = GameLocks() if redis is None else SharedGameLocks(redis)
     languages = Languages(db)
     boards = BoardPainter(db, outbox, pictures, locks, pacer, languages)
+    presenter = Presenter(db, outbox, pictures, boards, languages)
     service = GameService(
         db,
-        Presenter(db, outbox, pictures, boards, languages),
+        presenter,
         locks,
         group_delay=settings.computer_delay,
         private_delay=settings.private_computer_delay,
@@ -179,6 +183,8 @@ async def run(settings: Settings) -> None:
     wakeups = WakeSweeper(service, every=settings.wake_sweep_seconds, lease=settings.wake_grace_seconds)
     quiet = QuietAnswers(pacer, every=settings.quiet_answer_seconds)  # refusals never hold up a game
     dispatcher = build_dispatcher(db, service, outbox, languages, quiet)
+    table: TableSite | None = None
+    table_runner: web.AppRunner | None = None
     try:
         try:
             me = await bot.get_me()
@@ -195,6 +201,8 @@ async def run(settings: Settings) -> None:
             print(f"dominoes-bot: {settings.telegram_api_url} answered getMe: {problem}", file=sys.stderr)
             raise SystemExit(1) from None
         log.info("running as @%s", me.username)
+        if settings.webapp_mode:
+            table = open_table_site(settings, me.username or "", db, service, presenter, boards, languages)
         await set_command_menus(bot)
         await sweeper.sweep()  # before resuming: an idle game is closed, not woken
         resumed = await service.resume()
@@ -203,8 +211,10 @@ async def run(settings: Settings) -> None:
         wakeups.start()
         heartbeat = asyncio.create_task(beat(), name="heartbeat")
         if settings.webhook_mode:
-            await serve_webhook(bot, dispatcher, settings)
+            await serve_webhook(bot, dispatcher, settings, table)
         else:
+            if table is not None:
+                table_runner = await serve_table(table, settings)
             # getUpdates is refused while a webhook is set: a bot moved back from webhook mode
             # takes its updates by polling again (those waiting for the webhook included).
             await bot.delete_webhook(drop_pending_updates=False)
@@ -216,6 +226,10 @@ async def run(settings: Settings) -> None:
         if not await dispatcher["in_flight"].drained(SHUTDOWN_GRACE):
             log.warning("stopping with updates still being handled")
     finally:
+        if table is not None:
+            await table.close()
+        if table_runner is not None:
+            await table_runner.cleanup()
         await wakeups.close()
         await sweeper.close()
         await service.close()
@@ -227,7 +241,45 @@ async def run(settings: Settings) -> None:
             await redis.aclose()
 
 
-async def serve_webhook(bot: Bot, dispatcher: Dispatcher, settings: Settings) -> None:
+def open_table_site(
+    settings: Settings,
+    bot_username: str,
+    db: Database,
+    service: GameService,
+    presenter: Presenter,
+    boards: BoardPainter,
+    languages: Languages,
+) -> TableSite:
+    """The Mini App table (WEBAPP_URL): its buttons in the chats, and its pages told of every commit."""
+    links = TableLinks(settings.webapp_url, bot_username, settings.webapp_short_name)
+    presenter.links = boards.links = links
+    pages = TablePages()
+    presenter.on_committed.append(pages.publish)
+    return TableSite(
+        settings.bot_token.get_secret_value(),
+        db,
+        service,
+        languages,
+        pages,
+        public_url=settings.webapp_url,
+        max_age=settings.webapp_auth_max_age,
+    )
+
+
+async def serve_table(table: TableSite, settings: Settings) -> web.AppRunner:
+    """In polling mode the table page gets a server of its own, on WEBAPP_HOST:WEBAPP_PORT."""
+    app = web.Application()
+    table.add_routes(app)
+    runner = web.AppRunner(app, handle_signals=False, access_log=None)
+    await runner.setup()
+    await web.TCPSite(runner, settings.webapp_host, settings.webapp_port).start()
+    log.info(
+        "the table page is served on %s:%d for %s", settings.webapp_host, settings.webapp_port, settings.webapp_url
+    )
+    return runner
+
+
+async def serve_webhook(bot: Bot, dispatcher: Dispatcher, settings: Settings, table: TableSite | None = None) -> None:
     """Take updates by webhook until SIGTERM or SIGINT: serve the webhook's path (and ``/health``),
     then ask Telegram to post there.
 
@@ -244,6 +296,8 @@ async def serve_webhook(bot: Bot, dispatcher: Dispatcher, settings: Settings) ->
     # still being handled; run() drains them first and closes the session itself.
     app.router.add_post(urlsplit(settings.webhook_url).path or "/", handler.handle)
     app.router.add_get("/health", _health)
+    if table is not None:  # the table page shares the webhook's server
+        table.add_routes(app)
     runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=SHUTDOWN_GRACE)
     await runner.setup()
     site = web.TCPSite(runner, settings.webhook_host, settings.webhook_port)

@@ -80,6 +80,19 @@ class Settings(BaseSettings):
         default=1, gt=0, le=60, description="seconds between two looks for games nobody looks after"
     )
 
+    # The Mini App table (bot/webapp): unset WEBAPP_URL, no table page and no button for it anywhere.
+    webapp_url: str = Field(default="", description="public https URL of the table page Telegram clients open")
+    webapp_host: str = Field(default="0.0.0.0", description="address the table page is served on (polling mode)")
+    webapp_port: int = Field(default=8081, ge=1, le=65535, description="port the table page is served on (polling)")
+    webapp_short_name: str = Field(default="", description="the Mini App's short name from @BotFather (group links)")
+    webapp_auth_max_age: float = Field(
+        default=86400, gt=0, le=30 * 86400, description="seconds a page's initData stays good after Telegram signed it"
+    )
+
+    @property
+    def webapp_mode(self) -> bool:
+        return bool(self.webapp_url)
+
     @property
     def webhook_mode(self) -> bool:
         return bool(self.webhook_url)
@@ -117,6 +130,21 @@ class Settings(BaseSettings):
     def _redis_shape(cls, value: str) -> str:
         if value and not re.match(r"^rediss?://", value):
             raise ValueError("REDIS_URL must start with redis:// or rediss://")
+        return value
+
+    @field_validator("webapp_url")
+    @classmethod
+    def _webapp_shape(cls, value: str) -> str:
+        # Telegram opens only https pages; http is for a page on this machine (the sandbox).
+        if value and not re.match(r"^(https://[^\s/]+|http://(127\.0\.0\.1|localhost)(:\d+)?)(/\S*)?$", value):
+            raise ValueError("WEBAPP_URL must be an https:// URL (http:// only on 127.0.0.1 or localhost)")
+        return value.rstrip("/")
+
+    @field_validator("webapp_short_name")
+    @classmethod
+    def _short_name_shape(cls, value: str) -> str:
+        if value and not re.fullmatch(r"[A-Za-z0-9_]{3,30}", value):
+            raise ValueError("WEBAPP_SHORT_NAME must be 3-30 of A-Z a-z 0-9 _ (the Mini App's short name)")
         return value
 
     @field_validator("bot_token")

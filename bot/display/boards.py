@@ -19,6 +19,7 @@ from aiogram.types import InlineKeyboardMarkup
 from bot.display import captions, keyboards
 from bot.display.names import shown_names
 from bot.display.pictures import Photo, PictureMaker
+from bot.display.table_links import TableLinks
 from bot.model.game import Game, load_game, remember, turn_number
 from bot.telegram.locks import GameLocks
 from bot.telegram.outbox import Outbox
@@ -46,6 +47,7 @@ class BoardPainter:
         self.pictures = pictures
         self.locks = locks
         self.pacer = pacer
+        self.links: TableLinks | None = None  # the Mini App's group link beside "My hand" (None: none)
         self._wanted: dict[int, Game] = {}
         self._painters: dict[int, asyncio.Task[None]] = {}
 
@@ -85,7 +87,7 @@ class BoardPainter:
         async with self.languages.speaking_to(game.row.chat_id):
             picture = await self.pictures.table(match.table(), shown_names(game.doc.seats))
             caption = captions.board_caption(game, match)
-            markup = None if match.is_over else keyboards.board_markup(game)
+            markup = None if match.is_over else keyboards.board_markup(game, self.links)
         # Sent under the game's lock, where results are posted: a board of a round whose result
         # is already out is not sent after it (the newer round's board is waiting instead).
         async with self.locks(game.id):

@@ -3,8 +3,9 @@ private menus; each button's data is a typed :mod:`bot.telegram.callbacks` value
 
 from __future__ import annotations
 
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
+from bot.display.table_links import TableLinks
 from bot.model import absence
 from bot.model.clock import clock_seconds
 from bot.model.game import Game, turn_number
@@ -64,18 +65,18 @@ def lobby_markup(game: Game) -> InlineKeyboardMarkup:
     )
 
 
-def board_markup(game: Game) -> InlineKeyboardMarkup | None:
+def board_markup(game: Game, links: TableLinks | None = None) -> InlineKeyboardMarkup | None:
     if game.doc.game.killed:  # ended with /kill: nothing to tap any more
         return None
-    return InlineKeyboardMarkup(
-        inline_keyboard=[
-            [InlineKeyboardButton(text=table_texts.my_hand_button(), callback_data=HandTap(game=game.id).pack())]
-        ]
-    )
+    row = [InlineKeyboardButton(text=table_texts.my_hand_button(), callback_data=HandTap(game=game.id).pack())]
+    table = links.group(game.id) if links is not None else None
+    if table is not None:  # groups allow no web_app button: the Mini App's direct link instead
+        row.append(InlineKeyboardButton(text=table_texts.open_table_button(), url=table))
+    return InlineKeyboardMarkup(inline_keyboard=[row])
 
 
-def hand_markup(game: Game, match: Match, seat: int) -> InlineKeyboardMarkup:
-    """A button per tile; playable ones marked while it is this seat's turn."""
+def hand_markup(game: Game, match: Match, seat: int, links: TableLinks | None = None) -> InlineKeyboardMarkup:
+    """A button per tile; playable ones marked while it is this seat's turn; the table page's button."""
     state = match.round
     my_turn = absence.to_move(game.doc, match, seat)
     playable = {move.tile for move in state.legal_moves()} if my_turn else set()
@@ -90,6 +91,10 @@ def hand_markup(game: Game, match: Match, seat: int) -> InlineKeyboardMarkup:
     rows = [buttons[i : i + TILES_PER_ROW] for i in range(0, len(buttons), TILES_PER_ROW)]
     rows += level_rows(game, match)
     rows += take_back_rows(game, match, seat)
+    if links is not None and not match.is_over:  # a hand lives in a private chat, where web_app buttons work
+        rows.append(
+            [InlineKeyboardButton(text=table_texts.open_table_button(), web_app=WebAppInfo(url=links.page(game.id)))]
+        )
     if game.row.kind == "private" and match.is_over:
         rows.append(
             [

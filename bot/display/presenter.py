@@ -17,6 +17,7 @@ from bot.display import captions, keyboards
 from bot.display.boards import BoardPainter
 from bot.display.names import shown_names
 from bot.display.pictures import Photo, PictureMaker
+from bot.display.table_links import TableLinks
 from bot.model import absence, rematch_request, scores
 from bot.model.game import Game, HandMessage, RematchRequest, TableDoc, remember, turn_key
 from bot.telegram.outbox import Outbox, Unreachable
@@ -44,6 +45,10 @@ class Presenter:
         self.on_unreachable: Callable[[Game, list[int]], Awaitable[Game]] | None = None
         self.pictures = pictures
         self.boards = boards
+        # Told of every game as committed, before its messages wait for Telegram's budgets (the
+        # open table pages, bot/webapp); and where the table page opens (None: no Mini App).
+        self.on_committed: list[Callable[[Game], None]] = []
+        self.links: TableLinks | None = None
 
     async def save_doc(
         self, game: Game, doc: TableDoc, status: GameStatus | None = None, *, wake_at: float | Unset | None = UNSET
@@ -64,6 +69,8 @@ class Presenter:
         match = game.match
         if match is None:
             return game
+        for listener in self.on_committed:
+            listener(game)
         game = await self._post_results(game, match)
         if game.row.kind == "group":
             self.boards.request(game)
@@ -186,7 +193,10 @@ class Presenter:
                     game, match, seat, chat, current, key if my_turn else round_prefix + "waiting"
                 )
             if game.row.kind == "private":  # a friend room's hands work as a group game's, without the board
-                caption, markup = captions.hand_caption(game, match, seat), keyboards.hand_markup(game, match, seat)
+                caption, markup = (
+                    captions.hand_caption(game, match, seat),
+                    keyboards.hand_markup(game, match, seat, self.links),
+                )
                 if current.turn_key == key and redraw:  # the picture is as it was: only the buttons change
                     shown = await self.outbox.edit_caption(chat, current.message_id, caption, markup)
                 else:
@@ -199,7 +209,7 @@ class Presenter:
                 return await self._send_hand(game, match, seat, chat, current, key)
             if current.turn_key == key:
                 if redraw:  # a "back" from the choice of ends: the tiles again
-                    markup = keyboards.hand_markup(game, match, seat)
+                    markup = keyboards.hand_markup(game, match, seat, self.links)
                     await self.outbox.edit_markup(chat, current.message_id, markup)
                 return None
             frozen = round_prefix + ("over" if match.is_over else "waiting")
@@ -224,7 +234,7 @@ class Presenter:
         self, game: Game, match: Match, seat: int, chat: int, current: HandMessage | None, key: str
     ) -> HandMessage | None:
         picture = await self.pictures.private(match, seat, shown_names(game.doc.seats))
-        caption, markup = captions.hand_caption(game, match, seat), keyboards.hand_markup(game, match, seat)
+        caption, markup = captions.hand_caption(game, match, seat), keyboards.hand_markup(game, match, seat, self.links)
         my_turn = absence.to_move(game.doc, match, seat)
         message_id = await self.outbox.send_photo(chat, *picture, caption, markup, notify=my_turn)
         if message_id is None:

@@ -76,6 +76,10 @@ def score_line(scores: str) -> str:
     return _("Score: {scores}").format(scores=scores)
 
 
+def open_table_button() -> str:
+    return _("🎲 Open the table")
+
+
 def your_turn() -> str:
     return _("▶ <b>Your turn!</b> Tap a tile to play it.")
 

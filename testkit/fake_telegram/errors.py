@@ -29,6 +29,7 @@ TEXT_TOO_LONG = "Bad Request: message is too long"
 CAPTION_TOO_LONG = "Bad Request: message caption is too long"
 BUTTON_DATA_INVALID = "Bad Request: BUTTON_DATA_INVALID"
 BUTTON_URL_INVALID = "Bad Request: BUTTON_URL_INVALID"
+BUTTON_TYPE_INVALID = "Bad Request: BUTTON_TYPE_INVALID"  # a web_app button outside a private chat
 TEXT_BUTTONS_UNALLOWED = (
     "Bad Request: can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard"
 )

@@ -11,7 +11,7 @@ from .errors import ApiError, bad_request
 from .formatting import FormattedText
 from .media import Upload, check_photo
 from .shapes import message_json
-from .state import ADMIN, CREATOR, Message
+from .state import ADMIN, CREATOR, Chat, Message
 
 CHAT_ACTIONS = frozenset(
     {
@@ -44,8 +44,19 @@ def _reply_to(call: Call, chat_messages: dict[int, Message]) -> int | None:
     return int(message_id)
 
 
+def _check_buttons_allowed(chat: Chat, markup: dict[str, Any] | None) -> None:
+    """Telegram allows ``web_app`` buttons in private chats only (groups get the Mini App's t.me link)."""
+    if chat.type == "private" or not markup:
+        return
+    for row in markup.get("inline_keyboard") or ():
+        for button in row:
+            if isinstance(button, dict) and "web_app" in button:
+                raise bad_request(errors.BUTTON_TYPE_INVALID, violation="web_app_button")
+
+
 def _new_message(call: Call, chat_id: int, **content: Any) -> dict[str, Any]:
     chat = call.world.chats[chat_id]
+    _check_buttons_allowed(chat, content.get("reply_markup"))
     message = Message(
         chat_id=chat.id,
         message_id=chat.new_message_id(),
@@ -128,6 +139,7 @@ def edit_message_text(call: Call) -> dict[str, Any]:
     text = call.validator.message_text(call.params)
     markup = _inline_only(call.markup())
     message = target_message(call, purpose="edit")
+    _check_buttons_allowed(call.world.chats[message.chat_id], markup)
     if message.text is None:
         raise ApiError(400, errors.NO_TEXT_TO_EDIT)
     if _same(message.text, text) and message.reply_markup == markup:
@@ -141,6 +153,7 @@ def edit_message_caption(call: Call) -> dict[str, Any]:
     caption = call.validator.caption(call.params)
     markup = _inline_only(call.markup())
     message = target_message(call, purpose="edit")
+    _check_buttons_allowed(call.world.chats[message.chat_id], markup)
     if message.photo is None and message.document is None:
         raise ApiError(400, errors.NO_CAPTION_TO_EDIT)
     if _same(message.caption, caption) and message.reply_markup == markup:
@@ -160,6 +173,7 @@ def edit_message_media(call: Call) -> dict[str, Any]:
             raise bad_request("can't parse InputMedia: media not found", violation="missing_file", detail=source)
         source = upload
     message = target_message(call, purpose="edit")
+    _check_buttons_allowed(call.world.chats[message.chat_id], markup)
     if message.photo is None and message.document is None:
         raise ApiError(400, errors.NO_MEDIA_TO_EDIT)
     kind = media.get("type")
@@ -183,6 +197,7 @@ def edit_message_media(call: Call) -> dict[str, Any]:
 def edit_message_reply_markup(call: Call) -> dict[str, Any]:
     markup = _inline_only(call.markup())
     message = target_message(call, purpose="edit")
+    _check_buttons_allowed(call.world.chats[message.chat_id], markup)
     if message.reply_markup == markup:
         raise ApiError(400, errors.NOT_MODIFIED)
     message.reply_markup = markup

@@ -1,0 +1,132 @@
+"""What a Mini App page is told about a game: one ``table`` frame (``bot/webapp/PROTOCOL.md``).
+
+A seat's frame is built from that seat's :class:`engine.Observation` and a spectator's from the
+public :class:`engine.Table`, never from the round's state: no frame can hold another seat's
+tiles or the boneyard. The hands are shown only once the round is over, as the result in the
+chat shows them. Build it inside ``speaking(language)``: its words are the reader's.
+
+The line's geometry is the renderer's own (``renderer/layout.py``), so the page draws the line
+wrapping exactly as the picture does.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+from bot.display.captions import result_caption
+from bot.display.names import shown_names
+from bot.model import absence
+from bot.model.clock import clock_seconds
+from bot.model.game import Game, turn_number
+from bot.words import room_texts, table_texts, texts
+from bot.words.refusals import Notice
+from engine import Observation, Table, Tile
+from engine.events import Played
+from renderer.layout import lay_out
+
+HALF_WIDTH = 24  # the line's width in half-units: six lying tiles, the picture's proportions on a phone
+LOG_LINES = 4
+_TAG = re.compile(r"<[^>]+>")
+
+
+def plain(words: str) -> str:
+    """Caption words (HTML for Telegram) as plain text for the page."""
+    return html.unescape(_TAG.sub("", words))
+
+
+def _tile(tile: Tile) -> list[int]:
+    return [tile.high, tile.low]
+
+
+def _line(table: Table) -> dict[str, Any]:
+    board = lay_out(table.line, HALF_WIDTH)
+    return {
+        "spots": [
+            {"tile": _tile(spot.tile), "rect": list(spot.rect), "first": spot.first, "second": spot.second}
+            for spot in board.spots
+        ],
+        "badges": [{"end": badge.end.value, "value": badge.value, "rect": list(badge.rect)} for badge in board.badges],
+        "bounds": list(board.bounds),
+        "spinner": board.spinner,
+    }
+
+
+def _last(table: Table) -> dict[str, Any] | None:
+    for event in reversed(table.history):
+        if isinstance(event, Played):
+            end = event.end.value if event.end is not None else None
+            return {"seat": event.seat, "tile": _tile(event.tile), "end": end, "scored": event.scored}
+    return None
+
+
+def _hand(view: Observation) -> list[dict[str, Any]]:
+    ends: dict[Tile, list[str]] = {}
+    for move in view.legal_moves():
+        ends.setdefault(move.tile, []).append(move.end.value if move.end is not None else "lead")
+    return [{"tile": _tile(tile), "ends": ends.get(tile, [])} for tile in sorted(view.hand, reverse=True)]
+
+
+def table_frame(game: Game, seat: int | None) -> dict[str, Any]:
+    """The ``table`` frame of ``game`` for ``seat`` (None: a spectator)."""
+    match = game.match
+    if match is None:
+        raise ValueError(f"game {game.id} has no match yet")  # i18n: not shown
+    doc = game.doc
+    names = shown_names(doc.seats)
+    view = match.observe(seat) if seat is not None else None
+    table = view.table if view is not None else match.table()
+    over = table.end is not None
+    turn = None if over or match.is_over else table.turn
+    state = doc.game
+    deadline = state.deadline if turn is not None and state.deadline_turn == turn_number(match) else None
+    seconds = clock_seconds(doc, game.row.kind)
+    if turn is None:
+        status = plain(table_texts.round_over())
+    elif turn == seat:
+        status = plain(table_texts.your_turn())
+    else:
+        status = plain(table_texts.to_play(names[turn]))
+    result = None
+    if over:
+        hands = [[_tile(tile) for tile in hand] for hand in match.round.hands]  # public once the round is over
+        result = {
+            "text": plain(result_caption(game, match, len(match.rounds) - 1)),
+            "hands": hands,
+            "over": match.is_over,
+        }
+    return {
+        "type": "table",
+        "game": game.id,
+        "version": turn_number(match),
+        "status": game.row.status.value,
+        "preset": match.rules.id,
+        "title": texts.preset_title(match.rules.id),
+        "you": seat,
+        "turn": turn,
+        "deadline": deadline,
+        "turn_seconds": seconds or None,
+        "seats": [
+            {
+                "name": names[index],
+                "tiles": size,
+                "score": table.scores[index],
+                "computer": doc.seats[index] is not None and doc.seats[index].user_id is None,  # type: ignore[union-attr]
+                "away": not absence.present(doc, index),
+            }
+            for index, size in enumerate(table.hand_sizes)
+        ],
+        "boneyard": table.boneyard_count,
+        "line": _line(table),
+        "last": _last(table),
+        "hand": _hand(view) if view is not None and not over else [],
+        "log": [plain(words) for words in table_texts.describe_events(list(table.history[-8:]), names)[-LOG_LINES:]],
+        "headline": status,
+        "result": result,
+        "texts": {
+            "boneyard": plain(table_texts.boneyard_count(table.boneyard_count)),
+            "choose_end": Notice.CHOOSE_END.text,
+            "rematch": plain(room_texts.rematch_button(0, 0)),
+        },
+    }

@@ -1,0 +1,202 @@
+"""The Mini App's web server: the table page, its files, and one WebSocket per open page.
+
+Every connection proves who it is with Telegram's ``initData`` (``bot/telegram/webapp_auth.py``):
+refused with 401 before the WebSocket opens, and nothing else is answered. A move from the page
+takes exactly the path of a tile button (:meth:`GameService.tap_tile`, then
+:meth:`GameService.after_tap`): the game's lock, the engine's checks, the commit with the move in
+the log, then showing it, to the chat and to every open page alike. Junk is refused plainly:
+frames over 4 KB close the socket, more than ``MOVES_PER_SECOND`` a second are refused, anything
+that is not a move gets a ``refused`` frame and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from aiohttp import WSMsgType, web
+
+from bot.model.game import load_game
+from bot.table.service import GameService, TableError
+from bot.telegram.webapp_auth import InitDataError, verify_init_data
+from bot.webapp.hub import TablePage, TablePages
+from bot.words.i18n import speaking
+from bot.words.languages import Languages
+from bot.words.refusals import Notice, Refusal
+from engine import TileError, tile_of
+from engine.line import End
+from storage import Database
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).with_name("static")
+FRAME_LIMIT = 4096
+MOVES_PER_SECOND = 5.0
+PREFIX = "/webapp"
+TELEGRAM_SCRIPT = "https://telegram.org"
+CSP = (
+    f"default-src 'self'; script-src 'self' {TELEGRAM_SCRIPT}; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; frame-ancestors *; base-uri 'none'; form-action 'none'"
+)
+_ENDS = {end.value: end for end in End}
+
+
+def _refusal(status: int, error: str) -> web.Response:
+    return web.json_response({"ok": False, "error": error}, status=status)
+
+
+class TableSite:
+    """The routes of the table page, added to a server of the bot's (its own, or the webhook's)."""
+
+    def __init__(
+        self,
+        token: str,
+        db: Database,
+        service: GameService,
+        languages: Languages,
+        pages: TablePages,
+        *,
+        public_url: str,
+        max_age: float,
+    ) -> None:
+        self.token = token
+        self.db = db
+        self.service = service
+        self.languages = languages
+        self.pages = pages
+        self.max_age = max_age
+        public = urlsplit(public_url)
+        self.origin = f"{public.scheme}://{public.netloc}"
+        self._moves: set[asyncio.Task[None]] = set()
+
+    def add_routes(self, app: web.Application) -> None:
+        app.router.add_get(f"{PREFIX}/", self.index)
+        app.router.add_get(PREFIX, self.index)
+        app.router.add_static(f"{PREFIX}/static/", STATIC, follow_symlinks=False)
+        app.router.add_get(f"{PREFIX}/ws", self.socket)
+        app.middlewares.append(_headers)
+
+    async def index(self, request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(STATIC / "index.html")
+
+    async def socket(self, request: web.Request) -> web.StreamResponse:
+        try:
+            visitor = verify_init_data(
+                self.token, request.query.get("init_data", ""), max_age=self.max_age, now=time.time()
+            )
+        except InitDataError as error:
+            return _refusal(401, f"initData refused: {error.reason}")  # i18n: not shown
+        origin = request.headers.get("Origin")
+        if origin is not None and origin != self.origin:
+            return _refusal(403, "this table opens from its own page only")  # i18n: not shown
+        game_id = _game_id(request.query.get("game"), visitor.start_param)
+        row = await self.db.games.get(game_id) if game_id is not None else None
+        if row is None:
+            return _refusal(404, "no such game")  # i18n: not shown
+        game = load_game(row)
+        if game.match is None:
+            return _refusal(404, "the game has not started")  # i18n: not shown
+        language = await self.languages.of_user(visitor.user_id, visitor.language_code)
+        socket = web.WebSocketResponse(heartbeat=30, max_msg_size=FRAME_LIMIT)
+        await socket.prepare(request)
+        page = TablePage(socket, game.id, visitor.user_id, game.doc.seat_of(visitor.user_id), language)
+        await self.pages.add(page, game)
+        allowance, last = MOVES_PER_SECOND, time.monotonic()
+        try:
+            async for message in socket:
+                if message.type is not WSMsgType.TEXT:
+                    continue
+                now = time.monotonic()
+                allowance = min(MOVES_PER_SECOND, allowance + (now - last) * MOVES_PER_SECOND)
+                last = now
+                if allowance < 1:
+                    await self._refuse(page, "slow_down", Refusal.BROKEN.text)
+                    continue
+                allowance -= 1
+                await self._take(page, message.data)
+        finally:
+            self.pages.remove(page)
+        return socket
+
+    async def _take(self, page: TablePage, data: str) -> None:
+        try:
+            move = json.loads(data)
+        except ValueError:
+            move = None
+        if not isinstance(move, dict) or move.get("type") != "move":
+            await self._refuse(page, "broken", Refusal.BROKEN.text)
+            return
+        parsed = _move(move)
+        if parsed is None:
+            await self._refuse(page, "broken", Refusal.BROKEN.text)
+            return
+        version, tile, end = parsed
+        with speaking(page.language):
+            try:
+                outcome = await self.service.tap_tile(page.game_id, page.user_id, version, tile, end)
+            except TableError as error:
+                await self._refuse(page, error.refusal.name.lower(), error.refusal.text)
+                if error.refusal is Refusal.STALE:
+                    await self._resend(page)
+                return
+            if not outcome.played:
+                await self._refuse(page, "choose_end", Notice.CHOOSE_END.text)
+                return
+        # As after a tap's answer: shown to the chat and the pages, the computers set going.
+        task = asyncio.create_task(self.service.after_tap(outcome))
+        self._moves.add(task)
+        task.add_done_callback(self._moves.discard)
+
+    async def _refuse(self, page: TablePage, reason: str, text: str) -> None:
+        frame = {"type": "refused", "reason": reason, "text": text}
+        await page.socket.send_str(json.dumps(frame, ensure_ascii=False))
+
+    async def _resend(self, page: TablePage) -> None:
+        row = await self.db.games.get(page.game_id)
+        if row is not None:
+            page.sent_version = -1
+            self.pages.publish(load_game(row))
+
+    async def close(self) -> None:
+        await self.pages.close()
+        if self._moves:
+            await asyncio.wait(self._moves, timeout=10)
+
+
+def _game_id(query: str | None, start_param: str | None) -> int | None:
+    for candidate in (query, start_param.removeprefix("g") if start_param else None):
+        if candidate and candidate.isascii() and candidate.isdigit() and len(candidate) <= 18:
+            return int(candidate)
+    return None
+
+
+def _move(move: dict[str, Any]) -> tuple[int, Any, End | None] | None:
+    version, tile, end = move.get("version"), move.get("tile"), move.get("end")
+    if not isinstance(version, int) or isinstance(version, bool):
+        return None
+    if not (
+        isinstance(tile, list) and len(tile) == 2 and all(isinstance(n, int) and not isinstance(n, bool) for n in tile)
+    ):
+        return None
+    try:
+        played = tile_of(tile[0], tile[1])
+    except TileError:
+        return None
+    if end is not None and end not in _ENDS:
+        return None
+    return version, played, _ENDS.get(end) if end is not None else None
+
+
+@web.middleware
+async def _headers(request: web.Request, handler: Any) -> web.StreamResponse:
+    response: web.StreamResponse = await handler(request)
+    if request.path.startswith(PREFIX):
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+    return response

@@ -1,0 +1,102 @@
+"""The Mini App table's server, with the real bot: who may connect, what each is shown, a move from the page."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from testkit.fake_telegram import FakeTelegram, User
+from testkit.fake_telegram.webapp import init_data
+from testkit.launcher import free_port
+from testkit.people.players import hand_message, open_private_game
+from tests.e2e.conftest import running_bot
+
+pytestmark = pytest.mark.asyncio(loop_scope="function")
+
+
+def _web_app_url(fake: FakeTelegram, user: User) -> str | None:
+    message = hand_message(fake, user)
+    if message is None:
+        return None
+    for row in message.inline_keyboard:
+        for button in row:
+            if "web_app" in button:
+                return str(button["web_app"]["url"])
+    return None
+
+
+async def _frames(socket: aiohttp.ClientWebSocketResponse, timeout: float = 5.0) -> list[dict[str, Any]]:
+    seen = []
+    try:
+        while True:
+            seen.append(json.loads(await asyncio.wait_for(socket.receive_str(), timeout)))
+            timeout = 0.5
+    except TimeoutError:
+        return seen
+
+
+async def test_the_table_page_shows_each_reader_their_own_and_takes_a_move(fake: FakeTelegram, tmp_path: Path) -> None:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}/webapp"
+    async with running_bot(fake, tmp_path, WEBAPP_URL=base, WEBAPP_PORT=str(port), WEBAPP_HOST="127.0.0.1"):
+        ann, eve = fake.add_user("Ann"), fake.add_user("Eve")
+        await open_private_game(fake, ann, "block", 1)
+        page_url = await fake.wait_for(lambda: _web_app_url(fake, ann), what="the Open the table button")
+        assert page_url.startswith(f"{base}/?game=")
+        game = int(page_url.rsplit("=", 1)[1])
+        async with aiohttp.ClientSession() as session:
+            async with session.get(page_url) as page:
+                assert page.status == 200 and "default-src 'self'" in page.headers["Content-Security-Policy"]
+
+            def url(user: User | None, *, token: str = fake.token, age: float = 0) -> str:
+                signed = init_data(token, user, auth_date=int(time.time() - age))
+                return f"{base}/ws?game={game}&init_data={aiohttp.helpers.quote(signed, safe='')}"
+
+            # Forged, expired, and without initData: 401 before any WebSocket, and nothing else.
+            for refused in (url(ann, token="987:forged"), url(ann, age=2 * 86400), f"{base}/ws?game={game}"):
+                async with session.get(refused) as answer:
+                    assert answer.status == 401, refused
+            with pytest.raises(aiohttp.WSServerHandshakeError):
+                await session.ws_connect(url(ann), headers={"Origin": "https://evil.example"})
+
+            spectator = await session.ws_connect(url(eve))
+            (seen,) = await _frames(spectator)
+            assert seen["you"] is None and seen["hand"] == []
+            socket = await session.ws_connect(url(ann), headers={"Origin": f"http://127.0.0.1:{port}"})
+            frame = (await _frames(socket))[-1]
+            assert frame["type"] == "table" and frame["you"] == 0 and frame["game"] == game
+            while frame["turn"] != 0:
+                frame = (await _frames(socket))[-1]
+            playable = next(entry for entry in frame["hand"] if entry["ends"])
+            end = None if playable["ends"] == ["lead"] else playable["ends"][0]
+
+            await socket.send_str(json.dumps({"type": "move", "version": frame["version"] - 1, "tile": playable["tile"]}))
+            refused = (await _frames(socket))[0]
+            assert refused["type"] == "refused" and refused["reason"] == "stale"
+            await socket.send_str("not json")
+            assert (await _frames(socket))[0]["reason"] == "broken"
+
+            before = len(frame["hand"])
+            move = {"type": "move", "version": frame["version"], "tile": playable["tile"], "end": end}
+            await socket.send_str(json.dumps(move))
+            after = [f for f in await _frames(socket) if f["type"] == "table"]
+            assert after and len(after[0]["hand"]) == before - 1  # the move, shown to the page
+            assert after[0]["last"]["tile"] == playable["tile"] or after[-1]["last"] is not None
+            watched = [f for f in await _frames(spectator) if f["type"] == "table"]
+            assert watched and all(f["hand"] == [] for f in watched)  # the spectator saw it, and no hand
+            # The chat shows the move too: the hand message's caption names Ann's play.
+            tile = f"[{playable['tile'][0]}|{playable['tile'][1]}]"
+            await fake.wait_for(
+                lambda: tile in ((hand_message(fake, ann) or fake.last_message(ann)).shown_text),  # type: ignore[union-attr]
+                10,
+                what="the move in the chat",
+            )
+            await socket.close()
+            await spectator.close()
+        fake.assert_no_violations()
