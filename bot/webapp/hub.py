@@ -25,6 +25,7 @@ from bot.words.i18n import speaking
 log = logging.getLogger(__name__)
 
 SEND_TIMEOUT = 5.0
+CLOSING = {"type": "closed", "reason": "stopping"}  # i18n: not shown (the page says it in its own words)
 
 
 @dataclass(eq=False)
@@ -115,6 +116,6 @@ class TablePages:
         for pages in list(self.pages.values()):
             for page in list(pages):
                 with contextlib.suppress(Exception):
-                    await page.socket.send_str(json.dumps({"type": "closed", "reason": "the bot is stopping"}))
+                    await page.socket.send_str(json.dumps(CLOSING))
                     await page.socket.close()
         self.pages.clear()

@@ -91,7 +91,7 @@ class TableSite:
             )
         except InitDataError as error:
             return _refusal(401, f"initData refused: {error.reason}")  # i18n: not shown
-        origin = request.headers.get("Origin")
+        origin = request.headers.get("Origin")  # i18n: not shown
         if origin is not None and origin != self.origin:
             return _refusal(403, "this table opens from its own page only")  # i18n: not shown
         game_id = _game_id(request.query.get("game"), visitor.start_param)
