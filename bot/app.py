@@ -255,6 +255,7 @@ def open_table_site(
     presenter.links = boards.links = links
     pages = TablePages()
     presenter.on_committed.append(pages.publish)
+    presenter.watching = pages.watching
     return TableSite(
         settings.bot_token.get_secret_value(),
         db,

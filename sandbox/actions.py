@@ -6,12 +6,15 @@ the page when something is wrong (a forged or stale request): nothing is changed
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
+from urllib.parse import quote
 
 from testkit.fake_telegram import FakeTelegram, FakeTelegramError, User
 from testkit.fake_telegram.shapes import user_json
 from testkit.fake_telegram.state import LEFT, MEMBER, PRESENT
+from testkit.fake_telegram.webapp import init_data
 
 from .cast import Cast
 from .hub import Hub
@@ -26,10 +29,11 @@ class ActionError(ValueError):
 
 
 class Actions:
-    def __init__(self, fake: FakeTelegram, cast: Cast, hub: Hub) -> None:
+    def __init__(self, fake: FakeTelegram, cast: Cast, hub: Hub, *, webapp_origin: str = "") -> None:
         self.fake = fake
         self.cast = cast
         self.hub = hub
+        self.webapp_origin = webapp_origin
         self.table: dict[str, Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]] = {
             "send": self.send,
             "tap": self.tap,
@@ -40,6 +44,7 @@ class Actions:
             "group/leave": self.leave_group,
             "group/supergroup": self.upgrade_group,
             "block": self.block,
+            "webapp": self.open_webapp,
         }
 
     # ------------------------------------------------------------------ reading a request
@@ -161,6 +166,15 @@ class Actions:
         self.fake.migrate_to_supergroup(group)
         await self.hub.refresh()
         return {}
+
+    async def open_webapp(self, body: dict[str, Any]) -> dict[str, Any]:
+        """A ``web_app`` button was tapped: its page, with the ``initData`` a Telegram client hands it."""
+        person = self._person(body)
+        url = self._text(body, "url", 2048)
+        if not self.webapp_origin or not url.startswith(self.webapp_origin + "/"):
+            raise ActionError("That is not the bot's table page.")
+        signed = init_data(self.fake.token, person, auth_date=int(time.time()))
+        return {"url": f"{url}#tgWebAppData={quote(signed, safe='')}&tgWebAppVersion=8.0&tgWebAppPlatform=web"}
 
     async def block(self, body: dict[str, Any]) -> dict[str, Any]:
         person = self._person(body)

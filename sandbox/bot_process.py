@@ -28,10 +28,24 @@ PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 STOP_TIMEOUT = 10.0
 RESTART_DELAY = 2.0
 # Settings that would point the bot somewhere other than the sandbox's Telegram and database.
-OVERRIDDEN = ("BOT_TOKEN", "TELEGRAM_API_URL", "DATABASE_URL", "WEBHOOK_URL", "WEBHOOK_SECRET", "REDIS_URL")
+OVERRIDDEN = (
+    "BOT_TOKEN",
+    "TELEGRAM_API_URL",
+    "DATABASE_URL",
+    "WEBHOOK_URL",
+    "WEBHOOK_SECRET",
+    "REDIS_URL",
+    "WEBAPP_URL",
+    "WEBAPP_HOST",
+    "WEBAPP_PORT",
+)
 
 
-def bot_environment(token: str, api_url: str, database: Path, base: Mapping[str, str] | None = None) -> dict[str, str]:
+def bot_environment(
+    token: str, api_url: str, database: Path, webapp_port: int, base: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """The bot's settings: the caller's, with the sandbox's Telegram, database and table page (on
+    ``webapp_port`` of this machine, so that the Mini App can be tried here too)."""
     env = {key: value for key, value in (os.environ if base is None else base).items() if key not in OVERRIDDEN}
     env.update(
         BOT_TOKEN=token,
@@ -39,6 +53,9 @@ def bot_environment(token: str, api_url: str, database: Path, base: Mapping[str,
         DATABASE_URL=f"sqlite:///{database.resolve()}",
         WEBHOOK_URL="",
         REDIS_URL="",
+        WEBAPP_URL=webapp_url(webapp_port),
+        WEBAPP_HOST="127.0.0.1",
+        WEBAPP_PORT=str(webapp_port),
     )
     return env
 
@@ -48,6 +65,10 @@ def _stop_with_parent() -> None:
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+def webapp_url(port: int) -> str:
+    return f"http://127.0.0.1:{port}/webapp"
 
 
 class BotProcess:

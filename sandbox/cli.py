@@ -14,6 +14,7 @@ import contextlib
 import logging
 import os
 import signal
+import socket
 import sys
 import time
 import webbrowser
@@ -42,6 +43,13 @@ READY_TIMEOUT = 60.0
 EPOCH = 1_700_000_000
 
 
+def free_port() -> int:
+    """A port nobody listens on now (the bot's table page gets it)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
 class SandboxError(Exception):
     """A reason the sandbox cannot start, said in one line."""
 
@@ -59,7 +67,7 @@ class Sandbox:
         self.data = data
         self.fake = FakeTelegram(bot_username=BOT_USERNAME, bot_name=BOT_NAME, limits=Limits.telegram())
         self.cast = Cast(self.fake)
-        self.site = SandboxSite(self.fake, self.cast)
+        self.site = SandboxSite(self.fake, self.cast, webapp_port=free_port())
         self.bot = BotProcess({})
         self._changed = True
         self._violations_told = 0
@@ -98,7 +106,8 @@ class Sandbox:
             await self.fake.stop()
             raise SandboxError(f"cannot listen on 127.0.0.1:{self.port} ({error.strerror}); set SANDBOX_PORT") from None
         self._tasks = [asyncio.create_task(self.site.hub.run()), asyncio.create_task(self._keep())]
-        self.bot = BotProcess(bot_environment(self.fake.token, api_url, self.data / DATABASE))
+        environment = bot_environment(self.fake.token, api_url, self.data / DATABASE, self.site.webapp_port)
+        self.bot = BotProcess(environment)
         await self.bot.start()
 
     async def wait_ready(self) -> None:

@@ -107,6 +107,8 @@ def _buttons(message: Message) -> list[list[dict[str, str]]]:
                 cell["data"] = str(button["callback_data"])
             elif "url" in button:
                 cell["url"] = str(button["url"])
+            elif isinstance(button.get("web_app"), dict):
+                cell["web_app"] = str(button["web_app"].get("url", ""))
             cells.append(cell)
         rows.append(cells)
     return rows

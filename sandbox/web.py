@@ -25,19 +25,9 @@ STATIC = Path(__file__).with_name("static")
 BODY_LIMIT = 64 * 1024
 CSP = (
     "default-src 'self'; img-src 'self' data: blob:; connect-src 'self'; style-src 'self'; "
-    "script-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+    "script-src 'self'; frame-src {table}; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
 )
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-
-
-@web.middleware
-async def _security_headers(request: web.Request, handler: Any) -> web.StreamResponse:
-    response: web.StreamResponse = await handler(request)
-    response.headers.setdefault("Content-Security-Policy", CSP)
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("Referrer-Policy", "no-referrer")
-    response.headers.setdefault("Cache-Control", "no-cache")
-    return response
 
 
 def _same_origin(request: web.Request) -> bool:
@@ -51,14 +41,25 @@ def _refusal(status: int, error: str) -> web.Response:
 
 
 class SandboxSite:
-    def __init__(self, fake: FakeTelegram, cast: Cast) -> None:
+    def __init__(self, fake: FakeTelegram, cast: Cast, *, webapp_port: int = 0) -> None:
         self.fake = fake
         self.cast = cast
+        self.webapp_port = webapp_port  # the bot's table page (the Mini App), opened in a frame
         self.hub = Hub(fake, cast)
-        self.actions = Actions(fake, cast, self.hub)
+        self.actions = Actions(fake, cast, self.hub, webapp_origin=f"http://127.0.0.1:{webapp_port}")
+        self.policy = CSP.format(table=f"http://127.0.0.1:{webapp_port}" if webapp_port else "'none'")
+
+    @web.middleware
+    async def _security_headers(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        response: web.StreamResponse = await handler(request)
+        response.headers.setdefault("Content-Security-Policy", self.policy)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        response.headers.setdefault("Cache-Control", "no-cache")
+        return response
 
     def application(self) -> web.Application:
-        app = web.Application(middlewares=[_security_headers], client_max_size=BODY_LIMIT)
+        app = web.Application(middlewares=[self._security_headers], client_max_size=BODY_LIMIT)
         app.router.add_get("/", self.index)
         app.router.add_static("/static/", STATIC, follow_symlinks=False)
         app.router.add_get("/ws", self.socket)

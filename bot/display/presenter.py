@@ -49,6 +49,9 @@ class Presenter:
         # open table pages, bot/webapp); and where the table page opens (None: no Mini App).
         self.on_committed: list[Callable[[Game], None]] = []
         self.links: TableLinks | None = None
+        # Whether a person has the game's table page open (game id, user id): their turn's hand
+        # message then comes silently. It still comes, so a closed page loses nothing.
+        self.watching: Callable[[int, int], bool] = lambda game_id, user_id: False
 
     async def save_doc(
         self, game: Game, doc: TableDoc, status: GameStatus | None = None, *, wake_at: float | Unset | None = UNSET
@@ -236,7 +239,8 @@ class Presenter:
         picture = await self.pictures.private(match, seat, shown_names(game.doc.seats))
         caption, markup = captions.hand_caption(game, match, seat), keyboards.hand_markup(game, match, seat, self.links)
         my_turn = absence.to_move(game.doc, match, seat)
-        message_id = await self.outbox.send_photo(chat, *picture, caption, markup, notify=my_turn)
+        notify = my_turn and not self.watching(game.id, chat)  # at the table they see it there, at once
+        message_id = await self.outbox.send_photo(chat, *picture, caption, markup, notify=notify)
         if message_id is None:
             return None
         if current is not None:

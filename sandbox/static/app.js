@@ -653,21 +653,45 @@ function keyboardNode(chat, message) {
 }
 
 function keyboardButton(chat, message, button) {
-  const isUrl = button.url !== undefined && button.url !== null;
+  const isWebApp = typeof button.web_app === "string";
+  const isUrl = isWebApp || (button.url !== undefined && button.url !== null);
   const node = el(
     "button",
     {
       type: "button",
       class: `key${isUrl ? " url" : ""}`,
-      dataset: isUrl ? { url: button.url } : { data: button.data === undefined ? "" : button.data },
-      title: isUrl ? button.url : null,
+      dataset: isWebApp
+        ? { webApp: button.web_app }
+        : isUrl
+          ? { url: button.url }
+          : { data: button.data === undefined ? "" : button.data },
+      title: isWebApp ? button.web_app : isUrl ? button.url : null,
     },
     el("span", { class: "key-text", text: button.text }),
   );
   const pending = state.pendingTaps.get(tapKey(chat.id, message.id));
   if (!isUrl && pending && pending.data === button.data) node.classList.add("loading");
-  node.addEventListener("click", () => (isUrl ? openUrl(button.url) : tapButton(chat.id, message.id, button.data, node)));
+  node.addEventListener("click", () => {
+    if (isWebApp) openWebApp(button.web_app);
+    else if (isUrl) openUrl(button.url);
+    else tapButton(chat.id, message.id, button.data, node);
+  });
   return node;
+}
+
+// A Mini App button: the bot's table page in a frame over the chat, with the initData a
+// Telegram client would hand it (the server signs it for the current person).
+async function openWebApp(url) {
+  const answer = await callApi("webapp", { person: state.personId, url });
+  if (!answer.ok) return;
+  const frame = $("#webapp-frame");
+  frame.src = answer.url;
+  $("#webapp").hidden = false;
+}
+
+function closeWebApp() {
+  $("#webapp").hidden = true;
+  $("#webapp-frame").src = "about:blank";
 }
 
 // ---------------------------------------------------------------- scrolling
@@ -956,6 +980,7 @@ function onGlobalKeydown(event) {
   if (event.key !== "Escape") return;
   if (!$("#alert").hidden) closeAlert();
   else if (!$("#viewer").hidden) closeViewer();
+  else if (!$("#webapp").hidden) closeWebApp();
   else closeMenus();
 }
 
@@ -1054,6 +1079,7 @@ function wireOverlays() {
     if (event.target === event.currentTarget) closeAlert(); // the dimmed backdrop, as in Telegram
   });
   $("#viewer").addEventListener("click", closeViewer);
+  $("#webapp-close").addEventListener("click", closeWebApp);
   document.addEventListener("keydown", onGlobalKeydown);
   document.addEventListener("click", onDocumentClick, true);
 }
