@@ -42,6 +42,7 @@ from bot.environment import Settings
 from bot.handlers import all_routers
 from bot.health import beat
 from bot.model.clock import TurnClock
+from bot.model.game import Game, load_game
 from bot.table import manners
 from bot.table.service import GameService
 from bot.table.supergroup import on_migrate
@@ -53,6 +54,7 @@ from bot.telegram.pacing import Pacer, PacingMiddleware, SharedPacer
 from bot.telegram.quiet import QuietAnswers
 from bot.telegram.session import OneWriteSession
 from bot.webapp.hub import TablePages
+from bot.webapp.relay import TableRelay
 from bot.webapp.server import TableSite
 from bot.words import command_texts
 from bot.words.i18n import LANGUAGES, _, speaking
@@ -202,7 +204,7 @@ async def run(settings: Settings) -> None:
             raise SystemExit(1) from None
         log.info("running as @%s", me.username)
         if settings.webapp_mode:
-            table = open_table_site(settings, me.username or "", db, service, presenter, boards, languages)
+            table = open_table_site(settings, me.username or "", db, service, presenter, boards, languages, redis)
         await set_command_menus(bot)
         await sweeper.sweep()  # before resuming: an idle game is closed, not woken
         resumed = await service.resume()
@@ -249,13 +251,25 @@ def open_table_site(
     presenter: Presenter,
     boards: BoardPainter,
     languages: Languages,
+    redis: Redis | None,
 ) -> TableSite:
-    """The Mini App table (WEBAPP_URL): its buttons in the chats, and its pages told of every commit."""
+    """The Mini App table (WEBAPP_URL): its buttons in the chats, and its pages told of every commit
+    (with several instances, through Redis: a page may be connected to any of them)."""
     links = TableLinks(settings.webapp_url, bot_username, settings.webapp_short_name)
     presenter.links = boards.links = links
     pages = TablePages()
     presenter.on_committed.append(pages.publish)
     presenter.watching = pages.watching
+    relay = None
+    if redis is not None:
+
+        async def stored(game_id: int) -> Game | None:
+            row = await db.games.get(game_id)
+            return load_game(row) if row is not None else None
+
+        relay = TableRelay(redis, stored, pages.publish, pages.holds)
+        presenter.on_committed.append(relay.announce)
+        relay.start()
     return TableSite(
         settings.bot_token.get_secret_value(),
         db,
@@ -264,6 +278,7 @@ def open_table_site(
         pages,
         public_url=settings.webapp_url,
         max_age=settings.webapp_auth_max_age,
+        relay=relay,
     )
 
 

@@ -52,6 +52,10 @@ class TablePages:
         self._wake: dict[int, asyncio.Event] = {}
         self._senders: dict[int, asyncio.Task[None]] = {}
 
+    def holds(self, game_id: int) -> bool:
+        """Whether any page of ``game_id`` is open here."""
+        return bool(self.pages.get(game_id))
+
     def watching(self, game_id: int, user_id: int) -> bool:
         """Whether ``user_id`` has the table of ``game_id`` open now."""
         return any(page.user_id == user_id for page in self.pages.get(game_id, ()))

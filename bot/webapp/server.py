@@ -25,6 +25,7 @@ from bot.model.game import load_game
 from bot.table.service import GameService, TableError
 from bot.telegram.webapp_auth import InitDataError, verify_init_data
 from bot.webapp.hub import TablePage, TablePages
+from bot.webapp.relay import TableRelay
 from bot.words.i18n import speaking
 from bot.words.languages import Languages
 from bot.words.refusals import Notice, Refusal
@@ -63,6 +64,7 @@ class TableSite:
         *,
         public_url: str,
         max_age: float,
+        relay: TableRelay | None = None,
     ) -> None:
         self.token = token
         self.db = db
@@ -70,6 +72,7 @@ class TableSite:
         self.languages = languages
         self.pages = pages
         self.max_age = max_age
+        self.relay = relay
         public = urlsplit(public_url)
         self.origin = f"{public.scheme}://{public.netloc}"
         self._moves: set[asyncio.Task[None]] = set()
@@ -163,6 +166,8 @@ class TableSite:
             self.pages.publish(load_game(row))
 
     async def close(self) -> None:
+        if self.relay is not None:
+            await self.relay.close()
         await self.pages.close()
         if self._moves:
             await asyncio.wait(self._moves, timeout=10)

@@ -76,7 +76,9 @@ async def test_the_table_page_shows_each_reader_their_own_and_takes_a_move(fake:
             playable = next(entry for entry in frame["hand"] if entry["ends"])
             end = None if playable["ends"] == ["lead"] else playable["ends"][0]
 
-            await socket.send_str(json.dumps({"type": "move", "version": frame["version"] - 1, "tile": playable["tile"]}))
+            await socket.send_str(
+                json.dumps({"type": "move", "version": frame["version"] - 1, "tile": playable["tile"]})
+            )
             refused = (await _frames(socket))[0]
             assert refused["type"] == "refused" and refused["reason"] == "stale"
             await socket.send_str("not json")
