@@ -11,7 +11,7 @@ from bot.model.game import Game, Seat, TableDoc
 from bot.webapp.relay import TableRelay
 from engine import Match, Rules
 from storage import GameRow, GameStatus
-from tests.bot.test_shared import fresh_prefix, redis  # noqa: F401 - the fixture
+from tests.bot.test_shared import fresh_prefix, redis
 
 __all__ = ["redis"]
 
@@ -22,7 +22,7 @@ def _game(game_id: int) -> Game:
     return Game(row, TableDoc(seats=(Seat("Ann", 1), Seat("Bob", 2))), match)
 
 
-async def test_a_commit_reaches_the_pages_of_the_other_instance(redis: Redis) -> None:  # noqa: F811
+async def test_a_commit_reaches_the_pages_of_the_other_instance(redis: Redis) -> None:
     channel = f"{fresh_prefix()}table"
     delivered: dict[str, list[int]] = {"one": [], "two": []}
     holding = {"one": {7}, "two": {7, 8}}
