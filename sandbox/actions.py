@@ -132,6 +132,7 @@ class Actions:
             person.first_name, person.last_name = name, None
         if language is not None:
             person.language_code = language
+        self.fake.recorder.user_action("person", f"{person.id} is now {person.name!r}, {person.language_code}")
         await self.hub.refresh()
         return {}
 
@@ -144,6 +145,7 @@ class Actions:
         member = user_json(person)
         service = {"new_chat_participant": member, "new_chat_member": member, "new_chat_members": [member]}
         self.fake.factory.service_message(person, group, service)
+        self.fake.recorder.user_action("join", f"{person.name} joined {group.title!r}", group.id)
         await self.hub.refresh()
         return {}
 
@@ -156,6 +158,7 @@ class Actions:
             person, group, {"left_chat_participant": user_json(person), "left_chat_member": user_json(person)}
         )
         self.fake.set_member(group, person, LEFT)
+        self.fake.recorder.user_action("leave", f"{person.name} left {group.title!r}", group.id)
         await self.hub.refresh()
         return {}
 

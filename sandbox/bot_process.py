@@ -100,6 +100,13 @@ class BotProcess:
             if not self._stopping:
                 await self._spawn()
 
+    def kill(self) -> None:
+        """SIGKILL now (a second Ctrl-C): :meth:`stop`, if waiting, sees it end at once."""
+        self._stopping = True
+        if self.process is not None and self.process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                self.process.kill()
+
     async def stop(self) -> int | None:
         self._stopping = True
         if self._keeper is not None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import logging
 import os
 import signal
@@ -22,7 +21,7 @@ from pathlib import Path
 
 from aiohttp import web
 
-from testkit.fake_telegram import FakeTelegram, Limits
+from testkit.fake_telegram import Entry, FakeTelegram, Limits
 from testkit.fake_telegram.snapshot import SnapshotError, exists, forget_unused_files, load, save
 
 from .bot_process import BotProcess, bot_environment
@@ -73,7 +72,15 @@ class Sandbox:
         self._violations_told = 0
         self._tasks: list[asyncio.Task[None]] = []
         self._runner: web.AppRunner | None = None
-        self.fake.recorder.listeners.append(lambda entry: setattr(self, "_changed", True))
+        self.fake.recorder.listeners.append(self._note_change)
+
+    def _note_change(self, entry: Entry) -> None:
+        if not (entry.method == "getUpdates" and entry.ok and not entry.response):  # an idle poll changes nothing
+            self._changed = True
+
+    def note_change(self) -> None:
+        """Something not in the transcript changed (a person's name or language)."""
+        self._changed = True
 
     @property
     def url(self) -> str:
@@ -84,6 +91,9 @@ class Sandbox:
         if exists(folder):
             try:
                 load(self.fake.world, self.fake.queue, folder)
+                # The snapshot is a few seconds old after a hard kill: ids handed out since must not
+                # come again (the bot skips an update id it handled), so the clock's count as well.
+                self.fake.queue.continue_from(int(time.time()) - EPOCH)
                 log.info("went on with the chats kept in %s", folder)
                 return
             except SnapshotError as error:
@@ -120,19 +130,22 @@ class Sandbox:
         forget_at = time.monotonic() + FORGET_EVERY
         while True:
             await asyncio.sleep(SAVE_EVERY)
-            self._tell_violations()
-            if time.monotonic() >= forget_at:
-                forget_at = time.monotonic() + FORGET_EVERY
-                forget_unused_files(self.fake.world)
-                self.fake.forget_history()
-            if self._changed:
-                self.save()
+            try:
+                self._tell_violations()
+                if time.monotonic() >= forget_at:
+                    forget_at = time.monotonic() + FORGET_EVERY
+                    forget_unused_files(self.fake.world)
+                    self.fake.forget_history()
+                if self._changed:
+                    self.save()
+            except Exception:  # a full disk, say: said, and tried again in a moment
+                log.exception("keeping the chats on disk failed")
 
     def _tell_violations(self) -> None:
-        violations = self.fake.violations
-        for violation in violations[self._violations_told :]:
-            log.warning("the bot broke a Telegram rule: %s", violation)
-        self._violations_told = len(violations)
+        for violation in self.fake.violations:
+            if violation.seq > self._violations_told:
+                log.warning("the bot broke a Telegram rule: %s", violation)
+                self._violations_told = violation.seq
 
     def save(self) -> None:
         self._changed = False
@@ -142,8 +155,7 @@ class Sandbox:
         await self.bot.stop()
         for task in self._tasks:
             task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await asyncio.gather(*self._tasks, return_exceptions=True)
         await self.site.hub.close("The sandbox was stopped.")
         self.save()
         if self._runner is not None:
@@ -156,8 +168,14 @@ async def serve(port: int, open_page: bool) -> None:
     sandbox = Sandbox(port, DATA)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+
+    def on_signal() -> None:
+        if stop.is_set():  # a second Ctrl-C: no more waiting for the bot
+            sandbox.bot.kill()
+        stop.set()
+
     for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, stop.set)
+        loop.add_signal_handler(signum, on_signal)
     await sandbox.start()
     try:
         ready = asyncio.ensure_future(sandbox.wait_ready())

@@ -4,7 +4,7 @@ Formatted text arrives at the page as HTML made here from the message's entities
 UTF-16 code units, as Telegram counts them), every character escaped, so the page can insert it
 as it is.
 
->>> from testkit.fake_telegram.formatting import FormattedText
+>>> from testkit.fake_telegram.formatting import FormattedText, normalize_url
 >>> entities = ({"type": "bold", "offset": 0, "length": 4}, {"type": "italic", "offset": 6, "length": 2})
 >>> text_html(FormattedText("Ann's <b> ok", entities))
 "<b>Ann'</b>s <i>&lt;b</i>&gt; ok"
@@ -12,6 +12,8 @@ as it is.
 '🁣 <code>line</code><br>next'
 >>> text_html(FormattedText("a b", ({"type": "text_link", "offset": 0, "length": 1, "url": "javascript:alert(1)"},)))
 'a b'
+>>> text_html(FormattedText("🁣 t.me/x?start=r1", ({"type": "url", "offset": 3, "length": 15},)))
+'🁣 <a href="http://t.me/x?start=r1" target="_blank" rel="noopener">t.me/x?start=r1</a>'
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import html
 import json
 from typing import Any
 
-from testkit.fake_telegram.formatting import FormattedText
+from testkit.fake_telegram.formatting import FormattedText, normalize_url
 from testkit.fake_telegram.state import ADMIN, CREATOR, PRESENT, Chat, Message, User, World
 
 LANGUAGES = ("en", "ru", "uk")
@@ -36,8 +38,16 @@ _SIMPLE_TAGS = {
 }
 
 
-def _open_tag(entity: dict[str, Any]) -> tuple[str, str]:
+def _utf16_slice(text: str, start: int, length: int) -> str:
+    units = text.encode("utf-16-le")
+    return units[2 * start : 2 * (start + length)].decode("utf-16-le", errors="ignore")
+
+
+def _open_tag(entity: dict[str, Any], text: str) -> tuple[str, str]:
     kind = entity.get("type", "")
+    if kind == "url":  # a link written out in the text (the bot's t.me invitations): as Telegram, clickable
+        entity = {"type": "text_link", "url": normalize_url(_utf16_slice(text, entity["offset"], entity["length"]))}
+        kind = "text_link"
     if kind in _SIMPLE_TAGS:
         tag = _SIMPLE_TAGS[kind]
         return f"<{tag}>", f"</{tag}>"
@@ -59,7 +69,7 @@ def text_html(formatted: FormattedText | None) -> str:
     opens: dict[int, list[tuple[int, str, str]]] = {}
     for entity in formatted.entities:
         start, length = int(entity.get("offset", 0)), int(entity.get("length", 0))
-        tags = _open_tag(entity)
+        tags = _open_tag(entity, text)
         if length > 0 and tags[0]:
             opens.setdefault(start, []).append((start + length, *tags))
     out: list[str] = []
@@ -106,7 +116,7 @@ def _buttons(message: Message) -> list[list[dict[str, str]]]:
             if "callback_data" in button:
                 cell["data"] = str(button["callback_data"])
             elif "url" in button:
-                cell["url"] = str(button["url"])
+                cell["url"] = normalize_url(str(button["url"])) or str(button["url"])
             elif isinstance(button.get("web_app"), dict):
                 cell["web_app"] = str(button["web_app"].get("url", ""))
             cells.append(cell)

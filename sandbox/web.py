@@ -30,8 +30,15 @@ CSP = (
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+
+
 def _same_origin(request: web.Request) -> bool:
-    """No Origin (not a browser page) or this very server's."""
+    """Asked for by this machine's own name (not a foreign name rebound to 127.0.0.1), and from no
+    page (a script) or from this very server's."""
+    host = request.host.rsplit(":", 1)[0] if not request.host.endswith("]") else request.host
+    if host not in LOCAL_HOSTS:
+        return False
     origin = request.headers.get("Origin")
     return origin is None or origin == f"{request.scheme}://{request.host}"
 
@@ -69,16 +76,20 @@ class SandboxSite:
         return app
 
     async def index(self, request: web.Request) -> web.StreamResponse:
+        if not _same_origin(request):
+            return _refusal(403, "This sandbox only talks to its own page.")
         return web.FileResponse(STATIC / "index.html")
 
     async def world(self, request: web.Request) -> web.Response:
+        if not _same_origin(request):
+            return _refusal(403, "This sandbox only talks to its own page.")
         return web.json_response(self.hub.world_frame())
 
     async def socket(self, request: web.Request) -> web.StreamResponse:
         if not _same_origin(request):
             return _refusal(403, "This sandbox only talks to its own page.")
         asked = request.query.get("person", "")
-        person = self.cast.person(int(asked)) if asked.isdigit() else None
+        person = self.cast.person(int(asked)) if asked.isascii() and asked.isdigit() and len(asked) < 20 else None
         if asked and person is None:
             return _refusal(400, "There is no such person in the sandbox.")
         page = web.WebSocketResponse(heartbeat=20, max_msg_size=4096)
@@ -111,12 +122,14 @@ class SandboxSite:
         return web.json_response({"ok": True, **result})
 
     async def file(self, request: web.Request) -> web.StreamResponse:
+        if not _same_origin(request):
+            return _refusal(403, "This sandbox only talks to its own page.")
         stored = self.fake.world.files.get(request.match_info["file_id"])
         if stored is None:
             return _refusal(404, "There is no such file (any more).")
         headers = {"Cache-Control": "private, max-age=86400, immutable"}
         if stored.kind == "document":
-            name = stored.file_name or "document"
+            name = "".join(c for c in stored.file_name or "document" if c.isprintable()) or "document"
             plain = name.encode("ascii", "replace").decode().replace('"', "").replace("?", "_")
             headers["Content-Disposition"] = f"attachment; filename=\"{plain}\"; filename*=UTF-8''{quote(name)}"
             content_type = stored.mime_type or "application/octet-stream"

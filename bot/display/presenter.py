@@ -49,8 +49,8 @@ class Presenter:
         # open table pages, bot/webapp); and where the table page opens (None: no Mini App).
         self.on_committed: list[Callable[[Game], None]] = []
         self.links: TableLinks | None = None
-        # Whether a person has the game's table page open (game id, user id): their turn's hand
-        # message then comes silently. It still comes, so a closed page loses nothing.
+        # Whether a person has the game's table page open (game id, user id): their hand message
+        # then waits until they close it (and comes silently if it comes meanwhile).
         self.watching: Callable[[int, int], bool] = lambda game_id, user_id: False
 
     async def save_doc(
@@ -72,8 +72,7 @@ class Presenter:
         match = game.match
         if match is None:
             return game
-        for listener in self.on_committed:
-            listener(game)
+        self.committed(game)
         game = await self._post_results(game, match)
         if game.row.kind == "group":
             self.boards.request(game)
@@ -81,7 +80,12 @@ class Presenter:
             (seat, info.user_id)
             for seat, info in enumerate(game.doc.seats)
             # Nothing reaches a person who blocked the bot; a kicked one no longer sees the seat's hand.
-            if info and info.user_id is not None and info.away not in (absence.BLOCKED, absence.KICKED)
+            if info
+            and info.user_id is not None
+            and info.away not in (absence.BLOCKED, absence.KICKED)
+            # One playing at the table page sees every move there: their hand message is brought up
+            # to date when they close it (bot/webapp), not a picture a move meanwhile.
+            and (match.is_over or not self.watching(game.id, info.user_id))
         ]
         lost: list[int] = []
         shown = await asyncio.gather(
@@ -91,6 +95,11 @@ class Presenter:
         if lost and self.on_unreachable is not None:
             game = await self.on_unreachable(game, sorted(lost))
         return game
+
+    def committed(self, game: Game) -> None:
+        """``game`` as just committed: told to the listeners (the table pages) at once."""
+        for listener in self.on_committed:
+            listener(game)
 
     async def _post_results(self, game: Game, match: Match) -> Game:
         finished = [i for i, state in enumerate(match.rounds) if state.is_over]

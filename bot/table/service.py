@@ -318,7 +318,9 @@ class GameService:
         wake_at = self._wake_on_commit(Game(replace(game.row, status=status), doc, match))
         row = await self.db.games.save(game.row, status=status, data=doc.to_json(), moves=moves, wake_at=wake_at)
         remember(row, match)
-        return Game(row, doc, match)
+        played = Game(row, doc, match)
+        self.presenter.committed(played)  # the table pages see it now; the chat once it is shown
+        return played
 
     # --- play ------------------------------------------------------------------------------
 
@@ -362,7 +364,9 @@ class GameService:
         wake_at = self._wake_on_commit(Game(replace(game.row, status=status), doc, match))
         row = await self.db.games.save(game.row, status=status, data=doc.to_json(), moves=moves, wake_at=wake_at)
         remember(row, match)
-        return Game(row, doc, match)
+        played = Game(row, doc, match)
+        self.presenter.committed(played)  # the table pages see it now; the chat once it is shown
+        return played
 
     async def after_tap(self, outcome: TapOutcome) -> None:
         """Show a committed move and let the computers answer (called once the tap is answered)."""

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +37,7 @@ class TablePage:
     seat: int | None  # None: a spectator
     language: str
     sent_version: int = -1
+    sent_text: str = ""  # the last frame sent: the same one again (a commit, then its showing) is not resent
     closed: asyncio.Event = field(default_factory=asyncio.Event)
 
     def frame(self, game: Game) -> dict[str, Any]:
@@ -48,6 +50,9 @@ class TablePage:
 class TablePages:
     def __init__(self) -> None:
         self.pages: dict[int, set[TablePage]] = {}
+        # Called with (game id, user id) when that person's last page of the game closed: their
+        # hand message, left alone while they played at the table, is brought up to date.
+        self.on_left: Callable[[int, int], None] | None = None
         self._latest: dict[int, Game] = {}
         self._wake: dict[int, asyncio.Event] = {}
         self._senders: dict[int, asyncio.Task[None]] = {}
@@ -67,10 +72,13 @@ class TablePages:
 
     def remove(self, page: TablePage) -> None:
         pages = self.pages.get(page.game_id)
-        if pages is not None:
-            pages.discard(page)
-            if not pages:
-                del self.pages[page.game_id]
+        if pages is None or page not in pages:
+            return
+        pages.discard(page)
+        if not pages:
+            del self.pages[page.game_id]
+        if self.on_left is not None and not self.watching(page.game_id, page.user_id):
+            self.on_left(page.game_id, page.user_id)
 
     def publish(self, game: Game) -> None:
         """``game`` as committed: its pages are sent it soon, in commit order, without waiting here."""
@@ -105,8 +113,11 @@ class TablePages:
             frame = page.frame(game)
             if frame["version"] < page.sent_version:
                 return  # an older state than the page has: it came late
-            page.sent_version = frame["version"]
-            await asyncio.wait_for(page.socket.send_str(json.dumps(frame, ensure_ascii=False)), SEND_TIMEOUT)
+            text = json.dumps(frame, ensure_ascii=False)
+            if text == page.sent_text:
+                return
+            page.sent_version, page.sent_text = frame["version"], text
+            await asyncio.wait_for(page.socket.send_str(text), SEND_TIMEOUT)
         except (ConnectionError, RuntimeError, TimeoutError):
             self.remove(page)
             with contextlib.suppress(Exception):

@@ -73,6 +73,7 @@ class TableSite:
         self.pages = pages
         self.max_age = max_age
         self.relay = relay
+        pages.on_left = self._left
         public = urlsplit(public_url)
         self.origin = f"{public.scheme}://{public.netloc}"
         self._moves: set[asyncio.Task[None]] = set()
@@ -152,6 +153,12 @@ class TableSite:
                 return
         # As after a tap's answer: shown to the chat and the pages, the computers set going.
         task = asyncio.create_task(self.service.after_tap(outcome))
+        self._moves.add(task)
+        task.add_done_callback(self._moves.discard)
+
+    def _left(self, game_id: int, user_id: int) -> None:
+        """Someone closed the table: the chat shows the game as it is now (their hand, their turn)."""
+        task = asyncio.create_task(self.service.wake(game_id))
         self._moves.add(task)
         task.add_done_callback(self._moves.discard)
 

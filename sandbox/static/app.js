@@ -247,7 +247,10 @@ function onMessage(chatId, message) {
 }
 
 function onAnswer(answer) {
+  // The person's other tabs get the answer too; only the tab that tapped acts on it (one /start).
+  const tappedHere = state.pendingTaps.has(tapKey(answer.chat_id, answer.message_id));
   stopTapSpinner(answer.chat_id, answer.message_id);
+  if (!tappedHere) return;
   if (answer.url) {
     followBotLink(answer.url);
   } else if (answer.text && answer.show_alert) {
@@ -321,6 +324,7 @@ function switchPerson(personId) {
   state.unread.clear();
   clearPendingTaps();
   closeMenus();
+  closeWebApp(); // it was opened with the previous person's initData
   reconnectAs(personId);
   renderAll();
 }

@@ -137,18 +137,23 @@ def _restore(world: World, queue: UpdateQueue, document: dict[str, Any], files_f
             contents[name] = (files_folder / name).read_bytes()
         stored_files.append(StoredFile(**{**record, "data": contents[name]}))
     pending = [PendingUpdate(**record) for record in document["pending"]]
-    # Read everything before changing anything: a damaged snapshot leaves the new fake as it was.
+    commands = {(scope, language): list(items) for scope, language, items in document["commands"]}
+    bot_texts = {(kind, language): str(text) for kind, language, text in document["bot_texts"]}
+    menu_button = dict(document["default_menu_button"])
+    counters = {key: int(document["counters"][key]) for key in ("user", "group", "supergroup", "files")}
+    next_id = int(document["next_update_id"])
+    # Everything is read: now the new fake changes (a damaged snapshot left it as it was).
     for user in users:
         world.users[user.id] = user
     for chat in chats:
         world.chats[chat.id] = chat
     for stored in stored_files:
         world.files.add_stored(stored)
-    world.commands.update({(scope, language): commands for scope, language, commands in document["commands"]})
-    world.bot_texts.update({(kind, language): text for kind, language, text in document["bot_texts"]})
-    world.default_menu_button = document["default_menu_button"]
-    world.restore_counters(document["counters"])
-    queue.continue_from(int(document["next_update_id"]))
+    world.commands.update(commands)
+    world.bot_texts.update(bot_texts)
+    world.default_menu_button = menu_button
+    world.restore_counters(counters)
+    queue.continue_from(next_id)
     queue.pending.extend(pending)
     queue.made.update({update.update_id: update for update in pending})
 

@@ -1,0 +1,215 @@
+"""The Mini App table under load: many two-person games played through the table pages' WebSockets.
+
+Run from the repository root::
+
+    .venv/bin/python -m bench.webapp                       # 100 games, 30 s
+    .venv/bin/python -m bench.webapp --games 20 --seconds 10
+
+The real bot (``python -m bot`` through ``testkit/launcher.py``, RENDER_WORKERS=2 as in
+production) runs against the fake Telegram in this process with ``WEBAPP_URL`` set; every game is
+a ``block`` match of two people in a group, opened, joined and started through the chat, after
+which both people open the table page (a WebSocket with initData signed as Telegram signs it) and
+play only there: whoever's turn it is sends a move the instant their page shows it (think 0, a
+closed loop: the bot is saturated). The Bot API's budgets do not apply to a page, so the chat
+budgets are off here and the bot's own speed is what is measured.
+
+Printed: moves a second over the run; latency from a move sent by one page to the *other*
+person's page showing it (the frame with the new turn): p50, p95, p99, max; the bot process's CPU
+seconds per move (user + system, from ``/proc/<pid>/stat``, picture workers apart).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import aiohttp
+
+from testkit.fake_telegram import FakeTelegram
+from testkit.fake_telegram.webapp import init_data
+from testkit.launcher import BotLauncher, bot_env, free_port
+from testkit.people.players import join, open_lobby, start_game
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def children_cpu(pid: int) -> float:
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+                if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                    total += cpu_seconds(int(entry.name))
+            except (OSError, ValueError, IndexError):
+                continue
+    return total
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
+
+
+class Table:
+    """One game's two pages: each takes its frames; the one whose turn it is moves at once."""
+
+    def __init__(self, game: int, sockets: list[aiohttp.ClientWebSocketResponse]) -> None:
+        self.game = game
+        self.sockets = sockets
+        self.frames: list[dict[str, Any] | None] = [None, None]
+        self.sent: dict[int, tuple[float, int]] = {}  # version moved from -> (when, by page)
+        self.latencies: list[float] = []
+        self.moves = 0
+        self.refused: dict[str, int] = {}
+
+    async def read(self, index: int, stop: asyncio.Event) -> None:
+        socket = self.sockets[index]
+        while not stop.is_set():
+            try:
+                message = await asyncio.wait_for(socket.receive(), 1.0)
+            except TimeoutError:
+                continue
+            if message.type is not aiohttp.WSMsgType.TEXT:
+                return
+            frame = json.loads(message.data)
+            if frame["type"] == "refused":
+                self.refused[frame["reason"]] = self.refused.get(frame["reason"], 0) + 1
+            if frame["type"] != "table":
+                continue
+            now = time.perf_counter()
+            for version, (when, by) in list(self.sent.items()):
+                if by != index and frame["version"] > version:
+                    self.latencies.append(now - when)
+                    del self.sent[version]
+            self.frames[index] = frame
+            if os.environ.get("BENCH_TRACE"):
+                print(f"{now:.3f} page {index} v{frame['version']} turn {frame['turn']} you {frame['you']}", flush=True)
+            await self.maybe_move(index)
+
+    async def maybe_move(self, index: int) -> None:
+        frame = self.frames[index]
+        if frame is None or frame["turn"] != frame["you"] or frame["status"] != "playing":
+            return
+        playable = next((entry for entry in frame["hand"] if entry["ends"]), None)
+        if playable is None or frame["version"] in self.sent:
+            return
+        end = None if playable["ends"] == ["lead"] else playable["ends"][0]
+        self.sent[frame["version"]] = (time.perf_counter(), index)
+        self.moves += 1
+        if os.environ.get("BENCH_TRACE"):
+            print(f"{time.perf_counter():.3f} page {index} moves at v{frame['version']}", flush=True)
+        move = {"type": "move", "version": frame["version"], "tile": playable["tile"], "end": end}
+        await self.sockets[index].send_str(json.dumps(move))
+
+
+async def run(games: int, seconds: float) -> None:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}/webapp"
+    with tempfile.TemporaryDirectory(prefix="bench-webapp-") as folder:
+        async with FakeTelegram() as fake:
+            env = bot_env(fake, Path(folder) / "bot.sqlite3", log_level="WARNING")
+            env.update(
+                WEBAPP_URL=base,
+                WEBAPP_PORT=str(port),
+                WEBAPP_HOST="127.0.0.1",
+                RENDER_WORKERS="2",
+                GROUP_MESSAGES_PER_MINUTE=os.environ.get("BENCH_GROUP_MESSAGES_PER_MINUTE", "20"),
+                CHAT_MESSAGES_PER_SECOND="0",
+                MESSAGES_PER_SECOND="0",
+            )
+            bot = BotLauncher(fake, Path(folder) / "bot.log", env)
+            await bot.start()
+            assert bot.process is not None
+            try:
+                print(f"setting up {games} games through the chat ...", flush=True)
+                tables = await asyncio.gather(*(open_table(fake, base, number) for number in range(games)))
+                stop = asyncio.Event()
+                readers = [asyncio.create_task(t.read(i, stop)) for t in tables for i in (0, 1)]
+                cpu_before = cpu_seconds(bot.process.pid)
+                workers_before = children_cpu(bot.process.pid)
+                begun = time.perf_counter()
+                for table in tables:
+                    for index in (0, 1):
+                        await table.maybe_move(index)
+                await asyncio.sleep(seconds)
+                elapsed = time.perf_counter() - begun
+                moves = sum(t.moves for t in tables)
+                cpu = cpu_seconds(bot.process.pid) - cpu_before
+                workers = children_cpu(bot.process.pid) - workers_before
+                stop.set()
+                await asyncio.gather(*readers, return_exceptions=True)
+                latencies = [value * 1000 for t in tables for value in t.latencies]
+                refused: dict[str, int] = {}
+                for table in tables:
+                    for reason, count in table.refused.items():
+                        refused[reason] = refused.get(reason, 0) + count
+                print(
+                    f"{games} games, {elapsed:.1f} s: {moves} moves, {moves / elapsed:.1f} moves/s; "
+                    f"move -> other page p50 {statistics.median(latencies):.1f} ms, "
+                    f"p95 {percentile(latencies, 0.95):.1f} ms, p99 {percentile(latencies, 0.99):.1f} ms, "
+                    f"max {max(latencies):.1f} ms ({len(latencies)} measured); refused: {refused or 'none'}"
+                )
+                print(
+                    f"bot CPU {cpu:.1f} s = {cpu / max(moves, 1) * 1000:.2f} ms a move "
+                    f"(picture workers {workers:.1f} s more)"
+                )
+                for table in tables:
+                    for socket in table.sockets:
+                        await socket.close()
+            finally:
+                await bot.stop()
+
+
+_session: aiohttp.ClientSession | None = None
+
+
+async def open_table(fake: FakeTelegram, base: str, number: int) -> Table:
+    global _session
+    if _session is None:
+        _session = aiohttp.ClientSession()
+    ann, bob = fake.add_user(f"Ann{number}"), fake.add_user(f"Bob{number}")
+    group = fake.add_group(f"Table {number}", members=[ann, bob])
+    fake.start_bot(ann)
+    fake.start_bot(bob)
+    lobby = await open_lobby(fake, ann, group, "block")
+    await join(fake, lobby, bob)
+    await start_game(fake, lobby, ann)
+    sockets = []
+    for person in (ann, bob):
+        signed = quote(init_data(fake.token, person, auth_date=int(time.time())), safe="")
+        sockets.append(await _session.ws_connect(f"{base}/ws?game={lobby.game_id}&init_data={signed}"))
+    return Table(lobby.game_id, sockets)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    args = parser.parse_args()
+
+    async def everything() -> None:
+        try:
+            await run(args.games, args.seconds)
+        finally:
+            if _session is not None:
+                await _session.close()
+
+    asyncio.run(everything())
+
+
+if __name__ == "__main__":
+    main()
