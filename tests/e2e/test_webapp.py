@@ -92,13 +92,34 @@ async def test_the_table_page_shows_each_reader_their_own_and_takes_a_move(fake:
             assert after[0]["last"]["tile"] == playable["tile"] or after[-1]["last"] is not None
             watched = [f for f in await _frames(spectator) if f["type"] == "table"]
             assert watched and all(f["hand"] == [] for f in watched)  # the spectator saw it, and no hand
-            # The chat shows the move too: the hand message's caption names Ann's play.
+            # While Ann plays at the table her hand message waits; once she closes it, the chat
+            # shows the game as it is now: her move in the caption.
             tile = f"[{playable['tile'][0]}|{playable['tile'][1]}]"
-            await fake.wait_for(
-                lambda: tile in ((hand_message(fake, ann) or fake.last_message(ann)).shown_text),  # type: ignore[union-attr]
-                10,
-                what="the move in the chat",
-            )
             await socket.close()
             await spectator.close()
+
+            def caption() -> str:
+                message = hand_message(fake, ann) or fake.last_message(ann)
+                return message.shown_text if message is not None else ""
+
+            await fake.wait_for(lambda: tile in caption(), 10, what="the move in the chat once the page closed")
+
+            # A move made with a chat button shows in a page at once.
+            socket = await session.ws_connect(url(ann))
+            frame = (await _frames(socket))[-1]
+            while frame["turn"] != 0:
+                frame = (await _frames(socket))[-1]
+            message = await fake.wait_for(lambda: hand_message(fake, ann), 10, what="the hand message")
+            tiles = [b for row in message.inline_keyboard for b in row if b.get("text", "").startswith(("🟢", "⭐"))]
+            tap = await fake.wait_answered(fake.tap(ann, message, data=tiles[0]["callback_data"]))
+            if "choose" in str((tap.answer or {}).get("text", "")):  # it fits two ends: the first one
+                ends = await fake.wait_for(
+                    lambda: [b for row in message.inline_keyboard for b in row if b["callback_data"].endswith(":l")],
+                    5,
+                    what="the ends",
+                )
+                fake.tap(ann, message, data=ends[0]["callback_data"])
+            moved = [f for f in await _frames(socket) if f["type"] == "table"]
+            assert moved and moved[0]["version"] > frame["version"]
+            await socket.close()
         fake.assert_no_violations()
