@@ -36,7 +36,7 @@ import aiohttp
 from testkit.fake_telegram import FakeTelegram
 from testkit.fake_telegram.webapp import init_data
 from testkit.launcher import BotLauncher, bot_env, free_port
-from testkit.people.players import join, open_lobby, start_game
+from testkit.people.players import join, open_lobby, set_seats, start_game
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -88,6 +88,9 @@ class Table:
             frame = json.loads(message.data)
             if frame["type"] == "refused":
                 self.refused[frame["reason"]] = self.refused.get(frame["reason"], 0) + 1
+                self.sent = {v: sent for v, sent in self.sent.items() if sent[1] != index}
+                await asyncio.sleep(0.1)  # then try again, as a person would
+                await self.maybe_move(index)
             if frame["type"] != "table":
                 continue
             now = time.perf_counter()
@@ -186,6 +189,7 @@ async def open_table(fake: FakeTelegram, base: str, number: int) -> Table:
     fake.start_bot(ann)
     fake.start_bot(bob)
     lobby = await open_lobby(fake, ann, group, "block")
+    await set_seats(fake, lobby, ann, 2)  # two people, no computers: every move is a page's
     await join(fake, lobby, bob)
     await start_game(fake, lobby, ann)
     sockets = []

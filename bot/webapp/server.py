@@ -37,7 +37,7 @@ log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).with_name("static")
 FRAME_LIMIT = 4096
-MOVES_PER_SECOND = 5.0
+MOVES_PER_SECOND = 10.0  # no one taps faster; a script that does is told to slow down
 PREFIX = "/webapp"
 TELEGRAM_SCRIPT = "https://telegram.org"
 CSP = (
