@@ -7,7 +7,8 @@
 (() => {
   // ---------------------------------------------------------------- constants
   const SVG_NS = "http://www.w3.org/2000/svg";
-  const MARGIN = 1; // half-units of felt around the line's bounds
+  const MARGIN_X = 0.4; // half-units of felt beside the line's bounds (the badges lie inside them)
+  const MARGIN_Y = 1; // and above and below
   const PIP_SPACING = 0.5; // between neighbouring pips, in half-units (a half is 2 x 2)
   const PIP_RADIUS = 0.2;
   // Where the pips of each number sit in a half, as offsets on a 3 x 3 grid, the tile lying down.
@@ -133,6 +134,7 @@
     frame: null, // the last `table` frame
     socket: null,
     connectedOnce: false,
+    failures: 0, // sockets in a row that closed without opening (an expired initData, a game gone)
     freshSocket: false, // the next table frame is the first of a new socket: draw it without animation
     reconnectDelay: RECONNECT_FIRST_MS,
     reconnectTimer: null,
@@ -222,6 +224,7 @@
 
   function connect() {
     clearTimeout(state.reconnectTimer);
+    state.reconnectTimer = null;
     let socket;
     try {
       socket = new WebSocket(socketUrl());
@@ -230,8 +233,11 @@
       return;
     }
     state.socket = socket;
+    let opened = false;
     socket.addEventListener("open", () => {
       if (state.socket !== socket) return;
+      opened = true;
+      state.failures = 0;
       state.reconnectDelay = RECONNECT_FIRST_MS;
       state.freshSocket = true;
       setConnected(true);
@@ -249,6 +255,7 @@
     socket.addEventListener("close", () => {
       if (state.socket !== socket) return;
       state.socket = null;
+      if (!opened) state.failures += 1;
       setConnected(false);
       scheduleReconnect();
     });
@@ -450,7 +457,8 @@
     const line = frame.line || { spots: [], badges: [], bounds: [-24, -2, 24, 2] };
     const board = $("#table svg");
     const [x0, y0, x1, y1] = line.bounds || [-24, -2, 24, 2];
-    board.setAttribute("viewBox", `${x0 - MARGIN} ${y0 - MARGIN} ${x1 - x0 + 2 * MARGIN} ${y1 - y0 + 2 * MARGIN}`);
+    const viewBox = [x0 - MARGIN_X, y0 - MARGIN_Y, x1 - x0 + 2 * MARGIN_X, y1 - y0 + 2 * MARGIN_Y];
+    board.setAttribute("viewBox", viewBox.join(" "));
     const layer = $(".tiles", board);
     const existing = new Map([...layer.children].map((node) => [node.dataset.tile, node]));
     const lastKey = frame.last ? tileKey(frame.last.tile) : null;
@@ -636,8 +644,16 @@
       banner.textContent = word("no_game", "No game to show: open the table from the game's message.");
       return;
     }
+    if (!initData()) {
+      // The server refuses a page without Telegram's launch data: do not even try.
+      banner.hidden = false;
+      banner.textContent = word("open_in_telegram", "Open the table from Telegram.");
+      return;
+    }
     banner.hidden = connected;
-    banner.textContent = state.connectedOnce ? word("reconnecting", "Reconnecting…") : word("connecting", "Connecting…");
+    if (state.failures >= 4) banner.textContent = word("cannot_connect", "The table cannot be reached: close it and open it again.");
+    else if (state.connectedOnce) banner.textContent = word("reconnecting", "Reconnecting…");
+    else banner.textContent = word("connecting", "Connecting…");
   }
 
   // ---------------------------------------------------------------- the clock
@@ -878,6 +894,12 @@
     }
     applyTheme();
     updateBackButton();
+    // Telegram's script came late and knows what the hash did not (a reload keeps its launch data).
+    if (!state.socket && !state.reconnectTimer && document.readyState !== "loading") {
+      if (state.game === null) state.game = gameId();
+      if (state.game !== null && initData()) connect();
+      renderOffline();
+    }
   }
 
   function updateBackButton() {
@@ -925,17 +947,17 @@
     $("#rematch").addEventListener("click", rematch);
     window.addEventListener("resize", sizeHand);
 
+    state.game = gameId();
+    renderHeadline();
+    renderOffline();
+    state.clockTimer = setInterval(tickClock, 250);
+    if (state.game !== null && initData()) connect();
+
     if (webApp()) joinTelegram();
     else {
       const script = document.getElementById("telegram-script");
       if (script) script.addEventListener("load", joinTelegram);
     }
-
-    state.game = gameId();
-    renderHeadline();
-    renderOffline();
-    state.clockTimer = setInterval(tickClock, 250);
-    if (state.game !== null) connect();
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
