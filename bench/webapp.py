@@ -183,7 +183,7 @@ _session: aiohttp.ClientSession | None = None
 async def open_table(fake: FakeTelegram, base: str, number: int) -> Table:
     global _session
     if _session is None:
-        _session = aiohttp.ClientSession()
+        _session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))  # 2 sockets a game
     ann, bob = fake.add_user(f"Ann{number}"), fake.add_user(f"Bob{number}")
     group = fake.add_group(f"Table {number}", members=[ann, bob])
     fake.start_bot(ann)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -18,24 +17,17 @@ from typing import Any, TypeVar
 
 import pytest
 
+from tests.browser import PHONE, chromium, needs_chromium, page_errors
 from tests.sandbox.conftest import SandboxRun
 
 webdriver = pytest.importorskip("selenium.webdriver")
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException  # noqa: E402
-from selenium.webdriver.chrome.options import Options  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.remote.webelement import WebElement  # noqa: E402
 from selenium.webdriver.support.select import Select  # noqa: E402
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-pytestmark = pytest.mark.skipif(
-    not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()),
-    reason="Debian's chromium and chromium-driver are not installed (.ci/run installs them)",
-)
-PHONE = (390, 844)
+pytestmark = needs_chromium
 WAIT = 30.0
 GAME_OVER = re.compile(r"wins the game!|Game over\.")
 T = TypeVar("T")
@@ -196,14 +188,7 @@ def shots(tmp_path: Path) -> Path:
 @pytest.fixture
 def phone(sandbox_run: SandboxRun, shots: Path) -> Iterator[Phone]:
     sandbox_run.start()
-    options = Options()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-        options.add_argument(argument)
-    options.add_argument(f"--window-size={PHONE[0]},{PHONE[1]}")
-    os.environ.setdefault("SE_OFFLINE", "true")  # Selenium Manager must not look for a browser to download
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.set_window_size(*PHONE)
+    driver = chromium(PHONE)
     try:
         yield Phone(driver, sandbox_run, shots)
         assert not page_errors(driver.get_log("browser")), "the page logged errors"
@@ -220,18 +205,6 @@ def reload_in_the_middle(phone: Phone, chat_id: int) -> None:
     phone.wait(lambda: phone.one(f'#chat[data-chat-id="{chat_id}"]'), "the same chat after the reload")
     phone.wait(lambda: len(phone.messages()) >= before, "every message after the reload")
     phone.shot("mid-game-after-reload")
-
-
-def page_errors(logs: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Errors of the page's own making. A refused action (400 from ``/api/``, shown as a toast: a tap on a
-    keyboard redrawn under the finger) is Chrome's network line, not the page's error."""
-    refused = re.compile(r"/api/[a-z/]+ - Failed to load resource: the server responded with a status of 400")
-    return [
-        entry
-        for entry in logs
-        if entry.get("level") == "SEVERE"
-        and not (entry.get("source") == "network" and refused.search(str(entry.get("message", ""))))
-    ]
 
 
 def play_until_over(
