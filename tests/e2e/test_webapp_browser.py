@@ -1,0 +1,134 @@
+"""The Mini App table in a real browser: two people, each in their own Chromium at a phone's size,
+play a whole group game against each other at the table page, opened as Telegram opens it
+(``#tgWebAppData=`` in the URL, without Telegram's script); a reload in the middle loses nothing;
+a spectator sees no hand; dark theme too. Screenshots go to ``$WEBAPP_SCREENSHOTS`` (default: the
+test's temporary folder)."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+
+from testkit.fake_telegram import FakeTelegram, User
+from testkit.fake_telegram.webapp import init_data
+from testkit.launcher import free_port
+from testkit.people.players import join, open_lobby, set_seats, start_game
+from tests.browser import chromium, needs_chromium, page_errors
+from tests.e2e.conftest import running_bot
+
+pytestmark = [needs_chromium, pytest.mark.asyncio(loop_scope="function")]
+WAIT = 20.0
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("WEBAPP_SCREENSHOTS", tmp_path / "shots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture
+def browsers() -> Iterator[list[Any]]:
+    opened: list[Any] = []
+    yield opened
+    for driver in opened:
+        driver.quit()
+
+
+def _open(browsers: list[Any], url: str, token: str, person: User, theme: str = "light") -> Any:
+    driver = chromium()
+    browsers.append(driver)
+    signed = quote(init_data(token, person, auth_date=int(time.time())), safe="")
+    driver.get(f"{url}&theme={theme}#tgWebAppData={signed}")
+    return driver
+
+
+async def _until(driver: Any, script: str, what: str, timeout: float = WAIT) -> Any:
+    """Poll a JavaScript expression in the page until it is truthy (the test's loop keeps the bot's fake serving)."""
+    import asyncio
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = driver.execute_script(f"return {script}")
+        if value:
+            return value
+        await asyncio.sleep(0.1)
+    driver.save_screenshot("/tmp/webapp-failed.png")
+    raise AssertionError(f"{what}: not seen within {timeout} s")
+
+
+async def test_two_people_play_a_whole_game_at_the_table(
+    fake: FakeTelegram, tmp_path: Path, browsers: list[Any], shots: Path
+) -> None:
+    import asyncio
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}/webapp"
+    async with running_bot(fake, tmp_path, WEBAPP_URL=base, WEBAPP_PORT=str(port), WEBAPP_HOST="127.0.0.1"):
+        ann, bob, eve = fake.add_user("Ann"), fake.add_user("Bob"), fake.add_user("Eve")
+        group = fake.add_group("Domino night", members=[ann, bob, eve])
+        fake.start_bot(ann)
+        fake.start_bot(bob)
+        lobby = await open_lobby(fake, ann, group, "quickblock")
+        await set_seats(fake, lobby, ann, 2)
+        await join(fake, lobby, bob)
+        await start_game(fake, lobby, ann)
+        page = f"{base}/?game={lobby.game_id}"
+        pages = {"Ann": _open(browsers, page, fake.token, ann), "Bob": _open(browsers, page, fake.token, bob, "dark")}
+        spectator = _open(browsers, page, fake.token, eve)
+        for driver in (*pages.values(), spectator):
+            await _until(
+                driver, "document.body.dataset.connected === 'true' && document.body.dataset.version", "a table"
+            )
+        assert spectator.execute_script("return document.body.dataset.you") == "none"
+        pages["Ann"].save_screenshot(str(shots / "table-first.png"))
+
+        moves, reloaded = 0, False
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            if any(
+                d.execute_script("return !!document.querySelector('#result:not([hidden])')") for d in pages.values()
+            ):
+                break
+            moved = False
+            for name, driver in pages.items():
+                tile = driver.execute_script("return document.querySelector('#hand .playable')")
+                if tile is None:
+                    continue
+                version = driver.execute_script("return document.body.dataset.version")
+                tile.click()
+                end = driver.execute_script(
+                    "return document.querySelector('#table [data-end].choosable, #table [data-end].target')"
+                )
+                if end is not None:
+                    end.click()
+                other = pages["Bob" if name == "Ann" else "Ann"]
+                # The other person's page shows the move, without anyone reloading it.
+                await _until(
+                    other, f"Number(document.body.dataset.version) > {version}", f"{name}'s move on the other page"
+                )
+                moves += 1
+                moved = True
+                if moves == 3 and not reloaded:
+                    driver.save_screenshot(str(shots / "table-before-reload.png"))
+                    driver.refresh()
+                    await _until(
+                        driver, f"Number(document.body.dataset.version) > {version}", "the table after a reload"
+                    )
+                    reloaded = True
+            if not moved:
+                await asyncio.sleep(0.2)
+        assert moves >= 2
+        for name, driver in pages.items():
+            await _until(driver, "!!document.querySelector('#result:not([hidden])')", f"the result on {name}'s page")
+            driver.save_screenshot(str(shots / f"table-result-{name.lower()}.png"))
+        assert spectator.execute_script("return document.querySelectorAll('#hand [data-tile]').length") == 0
+        spectator.save_screenshot(str(shots / "table-spectator.png"))
+        for driver in browsers:  # while the bot still runs: afterwards the pages try to reconnect
+            assert not page_errors(driver.get_log("browser")), "the table page logged errors"
