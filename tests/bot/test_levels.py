@@ -142,6 +142,9 @@ class StoringPresenter:
     def __init__(self, db: Database) -> None:
         self.db = db
 
+    def committed(self, game: Game) -> None:
+        """Told of each commit (the table pages listen there); nothing here."""
+
     async def save_doc(self, game: Game, doc: TableDoc, status: GameStatus | None = None) -> Game:
         row = await self.db.games.save(game.row, data=doc.to_json(), status=status)
         remember(row, game.match)

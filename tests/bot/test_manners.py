@@ -94,6 +94,9 @@ class RecordingPresenter:
         self.languages = Languages(db)
         self.on_unreachable: Any = None
 
+    def committed(self, game: Game) -> None:
+        """Told of each commit (the table pages listen there); nothing here."""
+
     async def save_doc(
         self, game: Game, doc: TableDoc, status: GameStatus | None = None, *, wake_at: float | Unset | None = UNSET
     ) -> Game:
