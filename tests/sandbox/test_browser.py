@@ -137,6 +137,11 @@ class Phone:
         """Find and tap at once: the page redraws a message when it changes, so a found button can go stale."""
 
         def tapped() -> bool:
+            alert = self.one("#alert-ok")
+            if alert is not None and css_not_alert(
+                what
+            ):  # a late tap's alert ("the game is over"): OK, as a person would
+                alert.click()
             element = find()
             if element is None:
                 return False
@@ -169,6 +174,10 @@ class Phone:
 
 def is_lobby(button: WebElement, action: str) -> bool:
     return re.fullmatch(rf"lb:[^:]+:{action}", button.get_attribute("data-data") or "") is not None
+
+
+def css_not_alert(what: str) -> bool:
+    return "#alert" not in what
 
 
 def tile_present(tile: WebElement) -> bool:
