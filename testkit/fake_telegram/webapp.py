@@ -20,6 +20,7 @@ import hmac
 import json
 from urllib.parse import urlencode
 
+from .shapes import user_json
 from .state import User
 
 
@@ -34,13 +35,9 @@ def init_data(
 ) -> str:
     fields: dict[str, str] = {"auth_date": str(auth_date), **(extra or {})}
     if user is not None:
-        person: dict[str, object] = {"id": user.id, "first_name": user.first_name}
-        if user.last_name:
-            person["last_name"] = user.last_name
-        if user.username:
-            person["username"] = user.username
-        if user.language_code:
-            person["language_code"] = user.language_code
+        # A WebAppUser: a User without is_bot (sent only for a receiver), with allows_write_to_pm.
+        person = {key: value for key, value in user_json(user).items() if key != "is_bot"}
+        person["allows_write_to_pm"] = True
         fields["user"] = json.dumps(person, ensure_ascii=False, separators=(",", ":"))
     if start_param is not None:
         fields["start_param"] = start_param
