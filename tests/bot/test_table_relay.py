@@ -44,15 +44,16 @@ async def test_a_commit_reaches_the_pages_of_the_other_instance(redis: Redis) ->
         one.announce(_game(8))
         two.announce(_game(9))  # nobody holds 9's pages
         for _ in range(50):
-            if delivered["two"] == [7, 8]:
+            if sorted(delivered["two"]) == [7, 8]:
                 break
             await asyncio.sleep(0.05)
         await asyncio.sleep(0.2)
-        assert delivered == {"one": [], "two": [7, 8]}
+        # Two games' announcements may cross (each is sent on its own); a page drops an older frame anyway.
+        assert delivered["one"] == [] and sorted(delivered["two"]) == [7, 8]
         await redis.publish(channel, "junk")  # a stray message changes nothing
         await redis.publish(channel, '{"game": "x", "from": 1}')
         await asyncio.sleep(0.2)
-        assert delivered == {"one": [], "two": [7, 8]}
+        assert delivered["one"] == [] and sorted(delivered["two"]) == [7, 8]
     finally:
         await one.close()
         await two.close()
