@@ -32,7 +32,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 RATE = 100
-TOP = 15
+TOP = int(os.environ.get("BENCH_PROFILE_TOP", "15"))
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 EVENT_LOOP = "event loop thread"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from storage import handled
@@ -28,8 +29,10 @@ MOVE_TRIES = 3
 
 
 class ChatRepository:
-    def __init__(self, backend: Backend) -> None:
+    def __init__(self, backend: Backend, *, games_moved: Callable[[], None] = lambda: None) -> None:
         self._backend = backend
+        # Told when games changed here (moved to a supergroup): the games' own cache reads again.
+        self._games_moved = games_moved
 
     async def get(self, chat_id: int) -> ChatRow | None:
         return await _read(self._backend, chat_id)
@@ -98,6 +101,12 @@ class ChatRepository:
         raise AssertionError("unreachable")
 
     async def _move(self, old: int, new: int) -> int:
+        try:
+            return await self._move_once(old, new)
+        finally:
+            self._games_moved()
+
+    async def _move_once(self, old: int, new: int) -> int:
         moved = 0
         async with self._backend.transaction() as transaction:
             for chat_id in sorted((old, new)):  # in one order everywhere: no deadlock of two moves

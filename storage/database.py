@@ -97,7 +97,7 @@ class Database:
         self.migrations = MIGRATIONS if backend.dialect == SQLITE else POSTGRES_MIGRATIONS
         self.games = GameRepository(backend, wake_grace=self.wake_grace)
         self.users = UserRepository(backend)
-        self.chats = ChatRepository(backend)
+        self.chats = ChatRepository(backend, games_moved=self.games.forget)
         self.results = ResultRepository(backend)
         self.handled = HandledUpdates(backend)
 

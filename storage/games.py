@@ -103,9 +103,42 @@ _CLAIM_SQLITE: Final = _CLAIM.format(lock="")
 
 
 class GameRepository:
+    """The games table.
+
+    On a database no other process writes (``backend.shared`` is False: SQLite, one bot a file),
+    the newest row of each game is kept in memory: every change goes through here, so what was
+    written last is what is stored, and a move reads its game without a trip to the database.
+    """
+
+    CACHED_GAMES: Final = 4096
+
     def __init__(self, backend: Backend, *, wake_grace: float) -> None:
         self._backend = backend
         self._wake_grace = wake_grace
+        self._rows: dict[int, GameRow] | None = None if backend.shared else {}
+        # Changes of each game (and of all of them) since start: a read that a change overtook
+        # is not kept, so the cache never goes back to an older row.
+        self._changes: dict[int, int] = {}
+        self._epoch = 0
+
+    def _keep(self, row: GameRow) -> None:
+        """``row`` was just written: the newest there is."""
+        self._changed(row.id)
+        if self._rows is not None:
+            if len(self._rows) >= self.CACHED_GAMES and row.id not in self._rows:
+                self._rows.clear()
+            self._rows[row.id] = row
+
+    def _changed(self, game_id: int) -> None:
+        self._changes[game_id] = self._changes.get(game_id, 0) + 1
+        if self._rows is not None:
+            self._rows.pop(game_id, None)
+
+    def forget(self) -> None:
+        """Rows were changed behind this repository's back (a chat's games moved): read them again."""
+        self._epoch += 1
+        if self._rows is not None:
+            self._rows.clear()
 
     def _wake_at(self, status: GameStatus, at: float) -> float | None:
         """The wake-up a running game gets when nobody says another: ``wake_grace`` after ``at``."""
@@ -137,11 +170,19 @@ class GameRepository:
                 mark.written()
         except IntegrityError as error:
             raise ChatBusyError(f"chat {chat_id} already has an open game") from error
-        return GameRow(game_id, chat_id, kind, status, preset, creator_id, 0, data, now, now, wake_at)
+        created = GameRow(game_id, chat_id, kind, status, preset, creator_id, 0, data, now, now, wake_at)
+        self._keep(created)
+        return created
 
     async def get(self, game_id: int) -> GameRow | None:
-        row = await self._backend.fetch_one("SELECT * FROM games WHERE id = ?", (game_id,))
-        return GameRow.from_row(row) if row else None
+        if self._rows is not None and (kept := self._rows.get(game_id)) is not None:
+            return kept
+        before = (self._epoch, self._changes.get(game_id, 0))
+        found = await self._backend.fetch_one("SELECT * FROM games WHERE id = ?", (game_id,))
+        row = GameRow.from_row(found) if found else None
+        if row is not None and self._rows is not None and before == (self._epoch, self._changes.get(game_id, 0)):
+            self._rows[game_id] = row
+        return row
 
     async def active_in_chat(self, chat_id: int) -> GameRow | None:
         row = await self._backend.fetch_one(
@@ -221,7 +262,12 @@ class GameRepository:
             writes.append(Write(_INSERT_MOVE, rows=inserts))
         # One transaction; one statement alone is one by itself (one trip to the database), and on
         # SQLite several are one trip to its thread.
-        await self._backend.batch(writes)
+        try:
+            await self._backend.batch(writes)
+        except BaseException:
+            self._changed(game.id)  # whatever happened, read it again
+            raise
+        self._keep(new)
         if mark is not None:
             mark.written()
         return new
@@ -229,9 +275,15 @@ class GameRepository:
     async def set_wake(self, game_id: int, version: int, at: float | None) -> bool:
         """Store when the running game ``game_id`` (still at ``version``) should next be looked at
         (None: never); False if it changed meanwhile or is not running. The version stays."""
+        kept = self._rows.get(game_id) if self._rows is not None else None
+        self._changed(game_id)
+        mine = (self._epoch, self._changes[game_id])
         changed = await self._backend.execute(
             "UPDATE games SET wake_at = ? WHERE id = ? AND version = ? AND status = 'playing'", (at, game_id, version)
         )
+        unchanged_since = mine == (self._epoch, self._changes.get(game_id))
+        if changed and kept is not None and kept.version == version and unchanged_since and self._rows is not None:
+            self._rows[game_id] = replace(kept, wake_at=at)
         return changed > 0
 
     async def claim_due(self, now: float, lease: float, limit: int = 20) -> list[int]:
@@ -245,6 +297,8 @@ class GameRepository:
         parameters = (now + lease, now, limit)
         if backend.returning:
             rows = await backend.execute_returning(_CLAIM_SQL.get(backend.dialect, _CLAIM_SQLITE), parameters)
+            for row in rows:
+                self._changed(row[0])  # its wake-up moved
             return sorted(row[0] for row in rows)
         # An old SQLite without UPDATE ... RETURNING: the same in one write transaction.
         async with backend.transaction() as transaction:
@@ -256,6 +310,8 @@ class GameRepository:
             if ids:
                 marks = ", ".join("?" for _ in ids)
                 await transaction.execute(f"UPDATE games SET wake_at = ? WHERE id IN ({marks})", (now + lease, *ids))
+        for game_id in ids:
+            self._changed(game_id)
         return ids
 
     async def moves(self, game_id: int) -> list[MoveLog]:

@@ -163,8 +163,8 @@ class SQLiteBackend:
         # the sqlite3 connection that lives on that thread: one trip per operation.
         self._run: Callable[..., Awaitable[Any]] = connection._execute
         self._raw: sqlite3.Connection = connection._conn
-        # One connection serves every coroutine: a transaction must not interleave with another,
-        # and a write outside one must not land inside another coroutine's.
+        # One connection serves every coroutine: a transaction held open across awaits must not
+        # interleave with another, and a write outside one must not land inside it (:meth:`_write`).
         self._write_lock = asyncio.Lock()
         self._transaction = SQLiteTransaction(self._run, self._raw)
 
@@ -200,19 +200,16 @@ class SQLiteBackend:
     # A single statement is a transaction by itself (the connection is in autocommit mode).
 
     async def execute(self, sql: str, params: Params = ()) -> int:
-        async with self._write_lock:
-            count: int = await self._run(_execute, self._raw, sql, params)
-            return count
+        count: int = await self._write(_execute, self._raw, sql, params)
+        return count
 
     async def insert(self, sql: str, params: Params = ()) -> int:
-        async with self._write_lock:
-            row_id: int = await self._run(_insert, self._raw, sql, params)
-            return row_id
+        row_id: int = await self._write(_insert, self._raw, sql, params)
+        return row_id
 
     async def execute_returning(self, sql: str, params: Params = ()) -> list[Row]:
-        async with self._write_lock:
-            rows: list[Row] = await self._run(_returning, self._raw, sql, params)
-            return rows
+        rows: list[Row] = await self._write(_returning, self._raw, sql, params)
+        return rows
 
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
         await self.run(lambda connection: _executemany(connection, sql, rows))
@@ -234,9 +231,20 @@ class SQLiteBackend:
         come between the statements of ``work``; the write lock keeps it out of a
         :meth:`transaction` that another coroutine holds open across awaits.
         """
-        async with self._write_lock:
-            result: T = await self._run(_atomically, self._raw, work)
-            return result
+        result: T = await self._write(_atomically, self._raw, work)
+        return result
+
+    async def _write(self, work: Callable[..., T], *args: Any) -> T:
+        """A write that is a transaction by itself (one statement, or :func:`_atomically`), queued
+        to the thread at once: its place in the queue is its place among the writes. Only a
+        :meth:`transaction` open across awaits (holding the write lock) is waited for, so that
+        nothing lands inside it. Holding the lock for the whole trip instead made every write of
+        the bot wait for the one before it to come back to a busy event loop, one at a time."""
+        if self._write_lock.locked():
+            async with self._write_lock:
+                pass  # released: this write is queued (below, before any await) ahead of the next BEGIN
+        result: T = await self._run(work, *args)
+        return result
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:

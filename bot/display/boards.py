@@ -88,35 +88,50 @@ class BoardPainter:
             picture = await self.pictures.table(match.table(), shown_names(game.doc.seats))
             caption = captions.board_caption(game, match)
             markup = None if match.is_over else keyboards.board_markup(game, self.links)
-        # Sent under the game's lock, where results are posted: a board of a round whose result
+        # Decided under the game's lock, where results are posted: a board of a round whose result
         # is already out is not sent after it (the newer round's board is waiting instead).
         async with self.locks(game.id):
-            newer = self._wanted.get(game.id)
-            if newer is not None and newer.match is not None and len(newer.match.rounds) != len(match.rounds):
+            stored = await self._still_wanted(game, match)
+            if stored is None:
                 return
-            # The game as stored now: another instance of the bot (or this one, since this board
-            # was asked for) may have moved on, and only the stored board message is where it is.
-            row = await self.db.games.get(game.id)
-            if row is None:
+            board, board_round = stored.doc.game.board_message, stored.doc.game.board_round
+            if board is None or board_round != len(match.rounds) - 1:
+                await self._send_new(stored, match, picture, caption, markup)
                 return
-            stored = load_game(row)
-            if stored.match is not None and turn_number(stored.match) > turn_number(match):
-                return  # a newer board is the business of whoever made the newer move
-            await self._show(stored, match, picture, caption, markup)
+        # An edit in place goes outside the lock: it changes nothing stored, and a move waits for
+        # no upload. The painter task is the board's only writer, so edits still come in order; a
+        # result posted meanwhile is followed by a board of its own (the next round's, or the final).
+        if await self.outbox.edit_photo(stored.row.chat_id, board, *picture, caption, markup):
+            return
+        async with self.locks(game.id):  # the message is gone (deleted by someone): a new board
+            stored = await self._still_wanted(game, match)
+            if stored is not None and stored.doc.game.board_message in (board, None):
+                await self._send_new(stored, match, picture, caption, markup)
 
-    async def _show(
+    async def _still_wanted(self, game: Game, match: Match) -> Game | None:
+        """The game as stored now, if this board of it is still the one to show (under the lock)."""
+        newer = self._wanted.get(game.id)
+        if newer is not None and newer.match is not None and len(newer.match.rounds) != len(match.rounds):
+            return None
+        # The game as stored now: another instance of the bot (or this one, since this board
+        # was asked for) may have moved on, and only the stored board message is where it is.
+        row = await self.db.games.get(game.id)
+        if row is None:
+            return None
+        stored = load_game(row)
+        if stored.match is not None and turn_number(stored.match) > turn_number(match):
+            return None  # a newer board is the business of whoever made the newer move
+        return stored
+
+    async def _send_new(
         self, stored: Game, match: Match, picture: Photo, caption: str, markup: InlineKeyboardMarkup | None
     ) -> None:
         chat_id = stored.row.chat_id
-        board, board_round = stored.doc.game.board_message, stored.doc.game.board_round
-        current_round = len(match.rounds) - 1
-        same_round = board is not None and board_round == current_round
-        if same_round and await self.outbox.edit_photo(chat_id, board, *picture, caption, markup):  # type: ignore[arg-type]
-            return
+        board = stored.doc.game.board_message
         message_id = await self.outbox.send_photo(chat_id, *picture, caption, markup)
         if message_id is None:
             return
-        await self._store(stored.id, message_id, current_round)
+        await self._store(stored.id, message_id, len(match.rounds) - 1)
         # The board it replaces (of the round just ended, whose result message now shows its
         # final table) goes, so that no stale "to play" and "My hand" stay behind.
         if board is not None:
@@ -130,4 +145,4 @@ class BoardPainter:
         game = load_game(row)
         doc = replace(game.doc, game=replace(game.doc.game, board_message=message_id, board_round=board_round))
         # A new board message changes nothing about when the game needs looking after.
-        remember(await self.db.games.save(row, data=doc.to_json(), wake_at=row.wake_at), game.match)
+        remember(await self.db.games.save(row, data=doc.to_json(), wake_at=row.wake_at), game.match, doc)

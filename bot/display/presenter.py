@@ -21,6 +21,7 @@ from bot.display.table_links import TableLinks
 from bot.model import absence, rematch_request, scores
 from bot.model.game import Game, HandMessage, RematchRequest, TableDoc, remember, turn_key
 from bot.telegram.outbox import Outbox, Unreachable
+from bot.words import table_texts
 from bot.words.languages import Languages
 from engine import Match
 from storage import UNSET, Database, GameStatus, Unset
@@ -65,7 +66,7 @@ class Presenter:
         if wake_at is UNSET and game.row.wake_at is not None:
             wake_at = game.row.wake_at
         row = await self.db.games.save(game.row, data=doc.to_json(), status=status, wake_at=wake_at)
-        remember(row, game.match)
+        remember(row, game.match, doc)
         return Game(row, doc, game.match)
 
     async def sync(self, game: Game) -> Game:
@@ -252,6 +253,9 @@ class Presenter:
         message_id = await self.outbox.send_photo(chat, *picture, caption, markup, notify=notify)
         if message_id is None:
             return None
+        if current is None and self.links is not None:
+            # The person's first hand of this game: the private chat's menu button opens its table too.
+            await self.outbox.set_menu_app(chat, table_texts.open_table_button(), self.links.page(game.id))
         if current is not None:
             self.outbox.delete_soon(chat, current.message_id)
         return HandMessage(message_id, key)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 import re
+from functools import lru_cache
 from typing import Any
 
 from bot.display.captions import result_caption
@@ -24,6 +25,7 @@ from bot.words import room_texts, table_texts, texts
 from bot.words.refusals import Notice
 from engine import Observation, Table, Tile
 from engine.events import Played
+from engine.line import Line
 from renderer.layout import lay_out
 
 HALF_WIDTH = 24  # the line's width in half-units: six lying tiles, the picture's proportions on a phone
@@ -40,8 +42,11 @@ def _tile(tile: Tile) -> list[int]:
     return [tile.high, tile.low]
 
 
-def _line(table: Table) -> dict[str, Any]:
-    board = lay_out(table.line, HALF_WIDTH)
+@lru_cache(maxsize=256)
+def _line(line: Line) -> dict[str, Any]:
+    """The line's geometry for the page. Cached: every page of a game gets the same line after
+    each move (the layout is the costliest part of a frame); the dict is shared, so read only."""
+    board = lay_out(line, HALF_WIDTH)
     return {
         "spots": [
             {"tile": _tile(spot.tile), "rect": list(spot.rect), "first": spot.first, "second": spot.second}
@@ -118,15 +123,20 @@ def table_frame(game: Game, seat: int | None) -> dict[str, Any]:
             for index, size in enumerate(table.hand_sizes)
         ],
         "boneyard": table.boneyard_count,
-        "line": _line(table),
+        "line": _line(table.line),
         "last": _last(table),
         "hand": _hand(view) if view is not None and not over else [],
         "log": [plain(words) for words in table_texts.describe_events(list(table.history[-8:]), names)[-LOG_LINES:]],
         "headline": status,
         "result": result,
-        "texts": {
-            "boneyard": plain(table_texts.boneyard_count(table.boneyard_count)),
-            "choose_end": Notice.CHOOSE_END.text,
-            "rematch": plain(room_texts.rematch_button(0, 0)),
-        },
+        "texts": {**page_texts(), "boneyard": plain(table_texts.boneyard_count(table.boneyard_count))},
+    }
+
+
+def page_texts() -> dict[str, str]:
+    """Every word the table page says by itself, in the current language (``speaking``)."""
+    return {
+        **table_texts.page_words(),
+        "choose_end": Notice.CHOOSE_END.text,
+        "rematch": plain(room_texts.rematch_button(0, 0)),
     }

@@ -255,31 +255,39 @@ class Game:
         return self.row.id
 
 
-# The last match of each game, by version: a move then costs no replay of the record.
-_MATCH_CACHE: dict[tuple[int, int], Match] = {}
+# The match of each game's newest version (game id -> (version, match)): a move then costs no
+# replay of the record. One a game: older versions' matches are dropped as soon as a newer one is
+# written, so the cache holds what is in play, not thousands of past states for the collector to walk.
+# With the row's data and its document: a row read back from storage's own cache (the very data
+# dict written) needs no parsing either.
+_MATCH_CACHE: dict[int, tuple[int, dict[str, Any] | None, TableDoc | None, Match | None]] = {}
 
 
 def load_game(row: GameRow) -> Game:
-    """Rebuild the match from the stored record, unless this very version was just saved."""
+    """Rebuild the document and the match from the stored row, unless this very version was just saved."""
+    cached = _MATCH_CACHE.get(row.id)
+    if cached is not None and cached[0] == row.version and cached[1] is row.data and cached[2] is not None:
+        return Game(row, cached[2], cached[3])
     try:
         doc = TableDoc.from_json(row.data)
     except DocumentError as error:
         raise DocumentError(f"game {row.id}: {error}") from error  # i18n: not shown
     match = None
     if doc.game.record is not None:
-        match = _MATCH_CACHE.get((row.id, row.version))
+        match = cached[3] if cached is not None and cached[0] == row.version else None
         if match is None:
             match = replay(read_record(doc.game.record))
     return Game(row, doc, match)
 
 
-def remember(row: GameRow, match: Match | None) -> None:
-    """Cache the match of a version that has just been written."""
-    if match is None:
+def remember(row: GameRow, match: Match | None, doc: TableDoc | None = None) -> None:
+    """Cache the match (and the document, if given: the one ``row.data`` was written from) of a
+    version that has just been written."""
+    if match is None and doc is None:
         return
-    if len(_MATCH_CACHE) > 4096:
+    if len(_MATCH_CACHE) > 4096 and row.id not in _MATCH_CACHE:
         _MATCH_CACHE.clear()
-    _MATCH_CACHE[(row.id, row.version)] = match
+    _MATCH_CACHE[row.id] = (row.version, row.data if doc is not None else None, doc, match)
 
 
 def record_of(match: Match) -> dict[str, Any]:

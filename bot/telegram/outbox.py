@@ -22,7 +22,14 @@ from aiogram.exceptions import (
     TelegramRetryAfter,
     TelegramServerError,
 )
-from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto, Message
+from aiogram.types import (
+    BufferedInputFile,
+    InlineKeyboardMarkup,
+    InputMediaPhoto,
+    MenuButtonWebApp,
+    Message,
+    WebAppInfo,
+)
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -178,6 +185,17 @@ class Outbox:
             self._migrated(chat_id, error)
             return False
         return True
+
+    async def set_menu_app(self, chat_id: int, text: str, url: str) -> bool:
+        """The private chat's menu button opens the Mini App at ``url``; False if it cannot be set."""
+        button = MenuButtonWebApp(text=text, web_app=WebAppInfo(url=url))
+        try:
+            done = await self._call(
+                "setChatMenuButton", lambda: self.bot.set_chat_menu_button(chat_id=chat_id, menu_button=button)
+            )
+        except (TelegramBadRequest, Unreachable):
+            return False
+        return bool(done)
 
     def delete_soon(self, chat_id: int, message_id: int) -> None:
         """Delete a replaced message without waiting for it: nothing depends on when it goes, and

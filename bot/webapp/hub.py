@@ -37,6 +37,7 @@ class TablePage:
     seat: int | None  # None: a spectator
     language: str
     sent_version: int = -1
+    sent_row: int = -1  # the stored game's version last sent: a commit and then its showing build one frame
     sent_text: str = ""  # the last frame sent: the same one again (a commit, then its showing) is not resent
     closed: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -109,7 +110,10 @@ class TablePages:
         if page.socket.closed:
             self.remove(page)
             return
+        if game.row.version == page.sent_row:
+            return
         try:
+            page.sent_row = game.row.version
             frame = page.frame(game)
             if frame["version"] < page.sent_version:
                 return  # an older state than the page has: it came late
@@ -124,6 +128,13 @@ class TablePages:
                 await page.socket.close()
         except Exception:  # one page's trouble must not stop the others
             log.exception("game %s: the table page of %s could not be sent", game.id, page.user_id)
+
+    async def move(self, old_game: int, new_game: int) -> None:
+        """The game's pages are told that it goes on as ``new_game`` (a rematch): they open that one."""
+        frame = json.dumps({"type": "moved", "game": new_game})
+        for page in list(self.pages.get(old_game, ())):
+            with contextlib.suppress(Exception):
+                await page.socket.send_str(frame)
 
     async def close(self) -> None:
         for task in self._senders.values():

@@ -21,17 +21,20 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
-from bot.model.game import load_game
+from bot.display.table_frame import page_texts
+from bot.model.game import DEFAULT_LEVEL, Game, load_game
+from bot.table import rematch
 from bot.table.service import GameService, TableError
+from bot.telegram.people import Person
 from bot.telegram.webapp_auth import InitDataError, verify_init_data
 from bot.webapp.hub import TablePage, TablePages
 from bot.webapp.relay import TableRelay
-from bot.words.i18n import speaking
+from bot.words.i18n import language_of, speaking
 from bot.words.languages import Languages
 from bot.words.refusals import Notice, Refusal
 from engine import TileError, tile_of
 from engine.line import End
-from storage import Database
+from storage import Database, GameStatus
 
 log = logging.getLogger(__name__)
 
@@ -83,10 +86,17 @@ class TableSite:
         app.router.add_get(PREFIX, self.index)
         app.router.add_static(f"{PREFIX}/static/", STATIC, follow_symlinks=False)
         app.router.add_get(f"{PREFIX}/ws", self.socket)
+        app.router.add_get(f"{PREFIX}/words/{{language}}.json", self.words)
         app.middlewares.append(_headers)
 
     async def index(self, request: web.Request) -> web.StreamResponse:
         return web.FileResponse(STATIC / "index.html")
+
+    async def words(self, request: web.Request) -> web.StreamResponse:
+        """The page's words before its first frame, in the language Telegram gave (``uk-UA``, ``ru``;
+        any other: English). Public: they are the bot's catalogues, nothing of anyone's."""
+        with speaking(language_of(request.match_info["language"][:16])):
+            return web.json_response(page_texts(), headers={"Cache-Control": "max-age=3600"})
 
     async def socket(self, request: web.Request) -> web.StreamResponse:
         try:
@@ -132,6 +142,9 @@ class TableSite:
             move = json.loads(data)
         except ValueError:
             move = None
+        if isinstance(move, dict) and move.get("type") == "rematch" and len(move) == 1:
+            await self._rematch(page)
+            return
         if not isinstance(move, dict) or move.get("type") != "move":
             await self._refuse(page, "broken", Refusal.BROKEN.text)
             return
@@ -156,6 +169,48 @@ class TableSite:
         self._moves.add(task)
         task.add_done_callback(self._moves.discard)
 
+    async def _rematch(self, page: TablePage) -> None:
+        """Rematch from the result at the table: the chat's own paths. In a group or a friend room the
+        person confirms the rematch as with its button; a private game against the computer is dealt
+        again with the same rules and opponents. The pages of the finished game then move to the new one."""
+        row = await self.db.games.get(page.game_id)
+        game = load_game(row) if row is not None else None
+        with speaking(page.language):
+            if game is None or game.row.status is not GameStatus.FINISHED or game.match is None:
+                await self._refuse(page, "rematch_closed", Refusal.REMATCH_CLOSED.text)
+                return
+            new: Game | None
+            try:
+                if game.row.kind == "private":
+                    new = await self._again(game, page)
+                else:
+                    outcome = await rematch.confirm(self.service, game.id, page.user_id)
+                    await self._tell(page, outcome.answer.text)
+                    if outcome.changed is not None:
+                        await rematch.show(self.service, outcome.changed)
+                    new = outcome.new
+                    if new is not None:
+                        await self.service.show(new)
+            except TableError as error:
+                await self._refuse(page, error.refusal.name.lower(), error.refusal.text)
+                return
+        if new is not None:
+            await self.pages.move(game.id, new.id)
+
+    async def _again(self, game: Game, page: TablePage) -> Game:
+        """The same private game against the computer once more (as the private menu deals one)."""
+        seat = game.doc.seat_of(page.user_id)
+        mine = game.doc.seats[seat] if seat is not None else None
+        if game.row.chat_id != page.user_id or mine is None:
+            raise TableError(Refusal.REMATCH_NOT_PLAYER)
+        levels = [info.level for info in game.doc.seats if info is not None and info.user_id is None and info.level]
+        level = levels[0] if levels else DEFAULT_LEVEL
+        person = Person(page.user_id, mine.name)
+        return await self.service.open_solo(game.row.chat_id, person, game.row.preset, len(game.doc.seats) - 1, level)
+
+    async def _tell(self, page: TablePage, text: str) -> None:
+        await page.socket.send_str(json.dumps({"type": "notice", "text": text}, ensure_ascii=False))
+
     def _left(self, game_id: int, user_id: int) -> None:
         """Someone closed the table: the chat shows the game as it is now (their hand, their turn)."""
         task = asyncio.create_task(self.service.wake(game_id))
@@ -169,7 +224,7 @@ class TableSite:
     async def _resend(self, page: TablePage) -> None:
         row = await self.db.games.get(page.game_id)
         if row is not None:
-            page.sent_version = -1
+            page.sent_version = page.sent_row = -1
             self.pages.publish(load_game(row))
 
     async def close(self) -> None:

@@ -174,3 +174,24 @@ def _play_words(event: Played) -> str:
         }[event.end.value]
         tile = where.format(tile=tile)
     return f"{tile} (+{event.scored})" if event.scored else tile
+
+
+def page_words() -> dict[str, str]:
+    """The table page's own words (its banners, labels and tooltips), in the reader's language:
+    sent with every frame, and before the first one from ``/webapp/words/<language>.json``."""
+    return {
+        "away": _("away"),
+        "cannot_connect": _("The table cannot be reached: close it and open it again."),
+        "computer": _("computer"),
+        "connecting": _("Connecting…"),
+        "no_game": _("No game to show: open the table from the game's message."),
+        "offline": _("No connection: trying again…"),
+        "open_in_telegram": _("Open the table from Telegram."),
+        "reconnecting": _("Reconnecting…"),
+        "round_over": _("Round over"),
+        "score": _("score"),
+        "seconds": _("seconds"),
+        "seconds_short": _("s"),
+        "tiles": _("tiles in hand"),
+        "your_turn": _("Your turn!"),
+    }

@@ -50,9 +50,17 @@ async def test_the_table_page_shows_each_reader_their_own_and_takes_a_move(fake:
         page_url = await fake.wait_for(lambda: _web_app_url(fake, ann), what="the Open the table button")
         assert page_url.startswith(f"{base}/?game=")
         game = int(page_url.rsplit("=", 1)[1])
+        # The private chat's menu button opens the same table.
+        menu = await fake.wait_for(lambda: fake.private_chat(ann).menu_button, what="the chat's menu button")
+        assert menu == {"type": "web_app", "text": "🎲 Open the table", "web_app": {"url": page_url}}
         async with aiohttp.ClientSession() as session:
             async with session.get(page_url) as page:
                 assert page.status == 200 and "default-src 'self'" in page.headers["Content-Security-Policy"]
+            # The page's own words before its first frame, from the bot's catalogues.
+            for code, expected in (("uk-UA", "Ваш хід!"), ("ru", "Ваш ход!"), ("xx", "Your turn!")):
+                async with session.get(f"{base}/words/{code}.json") as answer:
+                    words = await answer.json()
+                    assert answer.status == 200 and words["your_turn"] == expected and words["rematch"]
 
             def url(user: User | None, *, token: str = fake.token, age: float = 0) -> str:
                 signed = init_data(token, user, auth_date=int(time.time() - age))
@@ -123,3 +131,47 @@ async def test_the_table_page_shows_each_reader_their_own_and_takes_a_move(fake:
             assert moved and moved[0]["version"] > frame["version"]
             await socket.close()
         fake.assert_no_violations()
+
+
+async def test_without_a_webapp_url_nothing_of_the_table_appears(fake: FakeTelegram, tmp_path: Path) -> None:
+    async with running_bot(fake, tmp_path):
+        ann = fake.add_user("Ann")
+        await open_private_game(fake, ann, "block", 1)
+        await fake.wait_for(lambda: hand_message(fake, ann), what="Ann's hand")
+        assert _web_app_url(fake, ann) is None
+        assert fake.private_chat(ann).menu_button is None
+
+
+async def test_rematch_from_the_result_at_the_table_deals_again(fake: FakeTelegram, tmp_path: Path) -> None:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}/webapp"
+    async with running_bot(fake, tmp_path, WEBAPP_URL=base, WEBAPP_PORT=str(port), WEBAPP_HOST="127.0.0.1"):
+        ann = fake.add_user("Ann")
+        await open_private_game(fake, ann, "quickblock", 1)
+        page_url = await fake.wait_for(lambda: _web_app_url(fake, ann), what="the Open the table button")
+        game = int(page_url.rsplit("=", 1)[1])
+        signed = aiohttp.helpers.quote(init_data(fake.token, ann, auth_date=int(time.time())), safe="")
+        async with aiohttp.ClientSession() as session:
+            socket = await session.ws_connect(f"{base}/ws?game={game}&init_data={signed}")
+            await socket.send_str(json.dumps({"type": "rematch"}))  # not finished yet: refused, nothing changes
+            frames = await _frames(socket)
+            assert {"type": "refused", "reason": "rematch_closed"}.items() <= frames[-1].items()
+            frame = next(f for f in reversed(frames) if f["type"] == "table")
+            while frame["status"] != "finished":
+                if frame["turn"] == frame["you"] and frame["result"] is None:
+                    playable = next(entry for entry in frame["hand"] if entry["ends"])
+                    end = None if playable["ends"] == ["lead"] else playable["ends"][0]
+                    move = {"type": "move", "version": frame["version"], "tile": playable["tile"], "end": end}
+                    await socket.send_str(json.dumps(move))
+                tables = [f for f in await _frames(socket) if f["type"] == "table"]
+                frame = tables[-1] if tables else frame
+            await socket.send_str(json.dumps({"type": "rematch"}))
+            moved = next(f for f in await _frames(socket) if f["type"] == "moved")
+            assert moved["game"] > game
+            fresh = await session.ws_connect(f"{base}/ws?game={moved['game']}&init_data={signed}")
+            (first, *_) = await _frames(fresh)
+            assert first["type"] == "table" and first["game"] == moved["game"] and first["status"] == "playing"
+            await fake.wait_for(
+                lambda: (url := _web_app_url(fake, ann)) is not None and url.endswith(f"={moved['game']}"),
+                what="the new game's hand in the chat",
+            )

@@ -70,6 +70,33 @@
     return (app && app.initData) || hash.get("tgWebAppData") || "";
   }
 
+  /** Telegram's language_code of the person, from the launch data ("" if none). */
+  function languageCode() {
+    try {
+      const user = JSON.parse(new URLSearchParams(initData()).get("user") || "{}");
+      return typeof user.language_code === "string" ? user.language_code : "";
+    } catch (error) {
+      return "";
+    }
+  }
+
+  /** The page's words in the person's language, for what it says before the first frame. */
+  function loadWords() {
+    const code = languageCode().replace(/[^A-Za-z-]/g, "").slice(0, 16) || "en";
+    const at = location.pathname.indexOf("/webapp/");
+    const base = at >= 0 ? location.pathname.slice(0, at + "/webapp/".length) : "/webapp/";
+    fetch(`${base}words/${code}.json`)
+      .then((answer) => (answer.ok ? answer.json() : {}))
+      .then((words) => {
+        if (words && typeof words === "object") {
+          state.words = words;
+          renderOffline();
+          renderHeadline();
+        }
+      })
+      .catch(() => {});
+  }
+
   function startParam() {
     const app = webApp();
     const unsafe = app && app.initDataUnsafe;
@@ -144,12 +171,13 @@
     press: null, // a pointer down on a hand tile: {key, id, x, y, button, dragging, ghost, ...}
     dropPoint: null, // {x, y, at}: where the last dragged tile was let go (its animation starts there)
     rematchAt: 0,
+    words: {}, // the page's words before the first frame (/webapp/words/<language>.json)
     toastTimer: null,
     clockTimer: null,
   };
 
   const $ = (selector, root = document) => root.querySelector(selector);
-  const texts = () => (state.frame && state.frame.texts) || {};
+  const texts = () => (state.frame && state.frame.texts) || state.words;
   /** A word of the page: the server's (in the reader's language), else English. */
   const word = (key, english) => texts()[key] || english;
   const tileKey = (tile) => `${Math.max(tile[0], tile[1])}${Math.min(tile[0], tile[1])}`;
@@ -299,6 +327,11 @@
       case "closed":
         if (frame.text) showToast(frame.text);
         return undefined;
+      case "notice":
+        if (typeof frame.text === "string") showToast(frame.text);
+        return undefined;
+      case "moved":
+        return onMoved(frame);
       default:
         return undefined;
     }
@@ -318,6 +351,25 @@
     document.documentElement.lang = frame.lang || document.documentElement.lang;
     renderAll(previous, sources);
     if (wasMyTurn === false && isMyTurn(frame)) haptic("success");
+  }
+
+  /** The game goes on as another (a rematch): this page opens that one, on a socket of its own. */
+  function onMoved(frame) {
+    const game = String(frame.game);
+    if (!/^\d+$/.test(game) || game === state.game) return;
+    state.game = game;
+    state.frame = null;
+    const old = state.socket;
+    state.socket = null;
+    if (old) old.close();
+    try {
+      const url = new URL(location.href);
+      url.searchParams.set("game", game);
+      history.replaceState(null, "", url.pathname + url.search + url.hash);  // a reload opens the new game
+    } catch (error) {
+      // No history here (an old client): the socket alone moves.
+    }
+    connect();
   }
 
   function onRefused(frame) {
@@ -950,6 +1002,7 @@
     state.game = gameId();
     renderHeadline();
     renderOffline();
+    loadWords();
     state.clockTimer = setInterval(tickClock, 250);
     if (state.game !== null && initData()) connect();
 
