@@ -347,6 +347,7 @@
     if (state.choice && !(previous && previous.version === frame.version)) cancelChoice();
     if (state.press && state.press.dragging && !(previous && previous.version === frame.version)) endDrag(false);
     document.body.dataset.version = String(frame.version);
+    document.body.dataset.status = String(frame.status);
     document.body.dataset.you = frame.you === null || frame.you === undefined ? "none" : String(frame.you);
     document.documentElement.lang = frame.lang || document.documentElement.lang;
     renderAll(previous, sources);
