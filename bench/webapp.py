@@ -2,23 +2,28 @@
 
 Run from the repository root::
 
-    .venv/bin/python -m bench.webapp                       # 100 games, 30 s
-    .venv/bin/python -m bench.webapp --games 20 --seconds 10
+    .venv/bin/python -m bench.webapp --think 1              # 100 games at a person's pace: latency
+    .venv/bin/python -m bench.webapp                        # 100 games, think 0: moves a second at saturation
+    .venv/bin/python -m bench.webapp --games 20 --seconds 10 --profile py-spy
 
 The real bot (``python -m bot`` through ``testkit/launcher.py``, RENDER_WORKERS=2 as in
 production) runs against the fake Telegram in this process with ``WEBAPP_URL`` set; every game is
-a ``block`` match of two people in a group, opened, joined and started through the chat, after
-which both people open the table page (a WebSocket with initData signed as Telegram signs it) and
-play only there: whoever's turn it is sends a move the instant their page shows it (think 0, a
-closed loop: the bot is saturated). The Bot API's budgets do not apply to a page, so the chat
-budgets are off here and the bot's own speed is what is measured.
+a ``block`` match of two people in a group, opened, joined and started through the chat (the
+groups over ``STAGGER`` seconds, as groups begin at different moments), after which both people
+open the table page (a WebSocket with initData signed as Telegram signs it) and play only there.
+With ``--think S`` a person moves 0.5 S to 1.5 S after their page shows their turn; with think 0
+at once (a closed loop: the bot is saturated, and the latency is queueing). The group's budget
+(20 messages a minute) stays on, so the board in each group follows as it does in life; the
+per-chat budgets are off (every person is at the page). Nothing is measured in the first
+``WARM_UP`` seconds.
 
 Printed: moves a second over the run; latency from a move sent by one page to the *other*
 person's page showing it (the frame with the new turn): p50, p95, p99, max; the bot process's CPU
-seconds per move (user + system, from ``/proc/<pid>/stat``, picture workers apart).
+seconds per move (user + system, from ``/proc/<pid>/stat``, picture workers apart) and this
+process's (the fake and the pages).
 
 ``--profile py-spy|cprofile`` also prints the bot's CPU by thread and where it goes
-(``bench/bot_profile.py``, as for ``bench/bot.py``).
+(``bench/bot_profile.py``, as for ``bench/bot.py``); ``--log FILE`` keeps the bot's log.
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ from pathlib import Path
 from testkit.fake_telegram import FakeTelegram
 
 REPO = Path(__file__).resolve().parents[1]
-READY_TIMEOUT = 30.0
+READY_TIMEOUT = 60.0  # a loaded machine (CI beside browsers) takes many seconds just to import aiogram
 STOP_TIMEOUT = 10.0
 LOG_TAIL = 200
 # What webhook_env sets: a value inherited from the caller's environment must not leak in.

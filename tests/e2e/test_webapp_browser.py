@@ -1,5 +1,5 @@
 """The Mini App table in a real browser: two people, each in their own Chromium at a phone's size,
-play a whole group game (``block``, several rounds) against each other and a computer at the
+play a whole group game (``quickblock``) against each other at the
 table page, opened as Telegram opens it (``#tgWebAppData=`` in the URL, without Telegram's
 script); a reload in the middle loses nothing; a spectator sees no hand; dark theme too; the
 result fits 320 and 430 px. Screenshots go to ``$WEBAPP_SCREENSHOTS`` (default: the test's
@@ -16,6 +16,8 @@ from urllib.parse import quote
 
 import pytest
 
+from engine import read_record, replay
+from engine.events import Drew, Played
 from testkit.fake_telegram import FakeTelegram, User
 from testkit.fake_telegram.webapp import init_data
 from testkit.launcher import free_port
@@ -42,9 +44,27 @@ def browsers() -> Iterator[list[Any]]:
         driver.quit()
 
 
+# Every frame a page receives, kept in the page (window.__frames) for the audit at the end.
+KEEP_FRAMES = """
+(() => {
+  const Native = window.WebSocket;
+  window.__frames = [];
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (event) => {
+        try { window.__frames.push(JSON.parse(event.data)); } catch (error) {}
+      });
+    }
+  };
+})();
+"""
+
+
 def _open(browsers: list[Any], url: str, token: str, person: User, theme: str = "light") -> Any:
     driver = chromium()
     browsers.append(driver)
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": KEEP_FRAMES})
     signed = quote(init_data(token, person, auth_date=int(time.time())), safe="")
     driver.get(f"{url}&theme={theme}#tgWebAppData={signed}")
     return driver
@@ -71,13 +91,13 @@ async def test_two_people_play_a_whole_game_at_the_table(
 
     port = free_port()
     base = f"http://127.0.0.1:{port}/webapp"
-    async with running_bot(fake, tmp_path, WEBAPP_URL=base, WEBAPP_PORT=str(port), WEBAPP_HOST="127.0.0.1"):
+    async with running_bot(fake, tmp_path, WEBAPP_URL=base, WEBAPP_PORT=str(port), WEBAPP_HOST="127.0.0.1") as process:
         ann, bob, eve = fake.add_user("Ann"), fake.add_user("Bob"), fake.add_user("Eve")
         group = fake.add_group("Domino night", members=[ann, bob, eve])
         fake.start_bot(ann)
         fake.start_bot(bob)
-        lobby = await open_lobby(fake, ann, group, "block")
-        await set_seats(fake, lobby, ann, 3)  # the third seat: a computer, filled at Start
+        lobby = await open_lobby(fake, ann, group, "quickblock")
+        await set_seats(fake, lobby, ann, 2)
         await join(fake, lobby, bob)
         await start_game(fake, lobby, ann)
         page = f"{base}/?game={lobby.game_id}"
@@ -91,7 +111,8 @@ async def test_two_people_play_a_whole_game_at_the_table(
         pages["Ann"].save_screenshot(str(shots / "table-first.png"))
 
         moves, reloaded = 0, False
-        deadline = time.monotonic() + 300
+        frames: dict[str, list[dict[str, Any]]] = {"Ann": [], "Bob": [], "Eve": []}
+        deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if any(d.execute_script("return document.body.dataset.status === 'finished'") for d in pages.values()):
                 break
@@ -116,6 +137,7 @@ async def test_two_people_play_a_whole_game_at_the_table(
                 moved = True
                 if moves == 3 and not reloaded:
                     driver.save_screenshot(str(shots / "table-before-reload.png"))
+                    frames[name] += driver.execute_script("return window.__frames")
                     driver.refresh()
                     await _until(
                         driver, f"Number(document.body.dataset.version) > {version}", "the table after a reload"
@@ -141,3 +163,40 @@ async def test_two_people_play_a_whole_game_at_the_table(
         spectator.save_screenshot(str(shots / "table-spectator.png"))
         for driver in browsers:  # while the bot still runs: afterwards the pages try to reconnect
             assert not page_errors(driver.get_log("browser")), "the table page logged errors"
+        for name, driver in (*pages.items(), ("Eve", spectator)):
+            frames[name] += driver.execute_script("return window.__frames")
+        (stored,) = [game for game in process.games() if game.id == lobby.game_id]
+        seats = {"Ann": 0, "Bob": 1, "Eve": None}
+        for name, seen in frames.items():
+            _audit(seen, stored.data["record"], seats[name], name)
+
+
+def _audit(frames: list[dict[str, Any]], record: dict[str, Any], seat: int | None, name: str) -> None:
+    """Every table frame a page received, against the stored record: the hand shown is tiles this
+    seat held in that round (dealt or drawn), a spectator's is empty, and nothing else of anyone's
+    shows but the line (public) and, once the round is over, the hands the result reveals."""
+    parsed = read_record(record)
+    match = replay(parsed)
+    held: list[set[tuple[int, int]]] = []
+    played: list[set[tuple[int, int]]] = []
+    for index, state in enumerate(match.rounds):
+        mine: set[tuple[int, int]] = set()
+        if seat is not None:
+            mine = {(t.high, t.low) for t in parsed.rounds[index].hands[seat]}
+            for event in state.events:
+                if isinstance(event, Drew) and event.seat == seat:
+                    mine |= {(t.high, t.low) for t in event.tiles}
+        held.append(mine)
+        played.append({(e.tile.high, e.tile.low) for e in state.events if isinstance(e, Played)})
+    tables = [frame for frame in frames if frame.get("type") == "table"]
+    assert tables, f"{name}'s page received no table"
+    for frame in tables:
+        line = {tuple(spot["tile"]) for spot in frame["line"]["spots"]}
+        rounds = [r for r in range(len(played)) if line <= played[r]]
+        assert rounds, f"{name}: a line that no round of the record played: {sorted(line)}"
+        hand = {tuple(entry["tile"]) for entry in frame["hand"]}
+        if seat is None:
+            assert not hand, f"a spectator was shown tiles: {sorted(hand)}"
+        else:
+            assert any(hand <= held[r] for r in rounds), f"{name} was shown tiles not theirs: {sorted(hand)}"
+        assert frame["you"] == seat
