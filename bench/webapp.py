@@ -153,7 +153,7 @@ async def run(
 ) -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}/webapp"
-    with tempfile.TemporaryDirectory(prefix="bench-webapp-", dir=os.environ.get("BENCH_TMP")) as folder:
+    with tempfile.TemporaryDirectory(prefix="bench-webapp-") as folder:
         profiler = Profiler(profile, Path(folder), None)
         async with FakeTelegram() as fake:
             env = bot_env(fake, Path(folder) / "bot.sqlite3", log_level="WARNING")
@@ -175,9 +175,10 @@ async def run(
                 tables = await asyncio.gather(*(open_table(fake, base, number, think) for number in range(games)))
                 stop = asyncio.Event()
                 readers = [asyncio.create_task(t.read(i, stop)) for t in tables for i in (0, 1)]
-                for table in tables:
-                    for index in (0, 1):
-                        await table.maybe_move(index)
+                if not think:  # the closed loop starts here; a thinking person starts from their first frame
+                    for table in tables:
+                        for index in (0, 1):
+                            await table.maybe_move(index)
                 await asyncio.sleep(WARM_UP)  # every game under way, its first frames and boards out
                 for table in tables:
                     table.latencies.clear()
@@ -221,11 +222,6 @@ async def run(
                     for socket in table.sockets:
                         await socket.close()
                 await profiler.finish()
-                if os.environ.get("BENCH_UPDATES"):
-                    kinds: dict[str, int] = {}
-                    for update in fake.pipeline.queue.made.values():
-                        kinds[update.kind] = kinds.get(update.kind, 0) + 1
-                    print("updates:", kinds)
             finally:
                 await bot.stop()
             if profile is not None:

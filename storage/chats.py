@@ -91,22 +91,19 @@ class ChatRepository:
         """
         if old == new:
             return 0
-        for attempt in range(1, MOVE_TRIES + 1):
-            try:
-                return await self._move(old, new)
-            except IntegrityError:
-                # Only on PostgreSQL: an open game came into ``new`` after _one_open_game looked.
-                if attempt == MOVE_TRIES:
-                    raise
-        raise AssertionError("unreachable")
+        try:
+            for attempt in range(1, MOVE_TRIES + 1):
+                try:
+                    return await self._move(old, new)
+                except IntegrityError:
+                    # Only on PostgreSQL: an open game came into ``new`` after _one_open_game looked.
+                    if attempt == MOVE_TRIES:
+                        raise
+            raise AssertionError("unreachable")
+        finally:
+            self._games_moved()  # whatever became of it, the games are read again
 
     async def _move(self, old: int, new: int) -> int:
-        try:
-            return await self._move_once(old, new)
-        finally:
-            self._games_moved()
-
-    async def _move_once(self, old: int, new: int) -> int:
         moved = 0
         async with self._backend.transaction() as transaction:
             for chat_id in sorted((old, new)):  # in one order everywhere: no deadlock of two moves

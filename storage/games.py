@@ -116,10 +116,9 @@ class GameRepository:
         self._backend = backend
         self._wake_grace = wake_grace
         self._rows: dict[int, GameRow] | None = None if backend.shared else {}
-        # Changes of each game (and of all of them) since start: a read that a change overtook
-        # is not kept, so the cache never goes back to an older row.
-        self._changes: dict[int, int] = {}
-        self._epoch = 0
+        # Writes begun since start: a read or a wake-up that another write overtook on its way is
+        # not kept, so the cache never goes back to an older row.
+        self._writes = 0
 
     def _keep(self, row: GameRow) -> None:
         """``row`` was just written: the newest there is."""
@@ -130,13 +129,13 @@ class GameRepository:
             self._rows[row.id] = row
 
     def _changed(self, game_id: int) -> None:
-        self._changes[game_id] = self._changes.get(game_id, 0) + 1
+        self._writes += 1
         if self._rows is not None:
             self._rows.pop(game_id, None)
 
     def forget(self) -> None:
         """Rows were changed behind this repository's back (a chat's games moved): read them again."""
-        self._epoch += 1
+        self._writes += 1
         if self._rows is not None:
             self._rows.clear()
 
@@ -177,10 +176,10 @@ class GameRepository:
     async def get(self, game_id: int) -> GameRow | None:
         if self._rows is not None and (kept := self._rows.get(game_id)) is not None:
             return kept
-        before = (self._epoch, self._changes.get(game_id, 0))
+        writes = self._writes
         found = await self._backend.fetch_one("SELECT * FROM games WHERE id = ?", (game_id,))
         row = GameRow.from_row(found) if found else None
-        if row is not None and self._rows is not None and before == (self._epoch, self._changes.get(game_id, 0)):
+        if row is not None and self._rows is not None and writes == self._writes:
             self._rows[game_id] = row
         return row
 
@@ -277,12 +276,17 @@ class GameRepository:
         (None: never); False if it changed meanwhile or is not running. The version stays."""
         kept = self._rows.get(game_id) if self._rows is not None else None
         self._changed(game_id)
-        mine = (self._epoch, self._changes[game_id])
+        writes = self._writes
         changed = await self._backend.execute(
             "UPDATE games SET wake_at = ? WHERE id = ? AND version = ? AND status = 'playing'", (at, game_id, version)
         )
-        unchanged_since = mine == (self._epoch, self._changes.get(game_id))
-        if changed and kept is not None and kept.version == version and unchanged_since and self._rows is not None:
+        if (
+            changed
+            and kept is not None
+            and kept.version == version
+            and writes == self._writes
+            and self._rows is not None
+        ):
             self._rows[game_id] = replace(kept, wake_at=at)
         return changed > 0
 

@@ -145,4 +145,4 @@ class BoardPainter:
         game = load_game(row)
         doc = replace(game.doc, game=replace(game.doc.game, board_message=message_id, board_round=board_round))
         # A new board message changes nothing about when the game needs looking after.
-        remember(await self.db.games.save(row, data=doc.to_json(), wake_at=row.wake_at), game.match, doc)
+        remember(await self.db.games.save(row, data=doc.to_json(), wake_at=row.wake_at), doc, game.match)

@@ -66,7 +66,7 @@ class Presenter:
         if wake_at is UNSET and game.row.wake_at is not None:
             wake_at = game.row.wake_at
         row = await self.db.games.save(game.row, data=doc.to_json(), status=status, wake_at=wake_at)
-        remember(row, game.match, doc)
+        remember(row, doc, game.match)
         return Game(row, doc, game.match)
 
     async def sync(self, game: Game) -> Game:

@@ -255,39 +255,47 @@ class Game:
         return self.row.id
 
 
-# The match of each game's newest version (game id -> (version, match)): a move then costs no
-# replay of the record. One a game: older versions' matches are dropped as soon as a newer one is
-# written, so the cache holds what is in play, not thousands of past states for the collector to walk.
-# With the row's data and its document: a row read back from storage's own cache (the very data
-# dict written) needs no parsing either.
-_MATCH_CACHE: dict[int, tuple[int, dict[str, Any] | None, TableDoc | None, Match | None]] = {}
+class _Written(NamedTuple):
+    """A game's newest version as this process wrote it: the row's data dict, its document, its match."""
+
+    version: int
+    data: dict[str, Any]
+    doc: TableDoc
+    match: Match | None
+
+
+# One entry a game (its newest version): a move then costs no replay of the record, and a row that
+# storage hands back from its own cache (the very data dict written) no parsing either. Older
+# versions are dropped as soon as a newer one is written, so the collector walks what is in play.
+_WRITTEN: dict[int, _Written] = {}
 
 
 def load_game(row: GameRow) -> Game:
     """Rebuild the document and the match from the stored row, unless this very version was just saved."""
-    cached = _MATCH_CACHE.get(row.id)
-    if cached is not None and cached[0] == row.version and cached[1] is row.data and cached[2] is not None:
-        return Game(row, cached[2], cached[3])
+    written = _WRITTEN.get(row.id)
+    if written is not None and written.version == row.version:
+        if written.data is row.data:
+            return Game(row, written.doc, written.match)
+    else:
+        written = None
     try:
         doc = TableDoc.from_json(row.data)
     except DocumentError as error:
         raise DocumentError(f"game {row.id}: {error}") from error  # i18n: not shown
     match = None
     if doc.game.record is not None:
-        match = cached[3] if cached is not None and cached[0] == row.version else None
+        match = written.match if written is not None else None
         if match is None:
             match = replay(read_record(doc.game.record))
     return Game(row, doc, match)
 
 
-def remember(row: GameRow, match: Match | None, doc: TableDoc | None = None) -> None:
-    """Cache the match (and the document, if given: the one ``row.data`` was written from) of a
-    version that has just been written."""
-    if match is None and doc is None:
-        return
-    if len(_MATCH_CACHE) > 4096 and row.id not in _MATCH_CACHE:
-        _MATCH_CACHE.clear()
-    _MATCH_CACHE[row.id] = (row.version, row.data if doc is not None else None, doc, match)
+def remember(row: GameRow, doc: TableDoc, match: Match | None) -> None:
+    """Cache a version that has just been written: ``row`` as saved from ``doc`` (``row.data`` is
+    ``doc.to_json()``), and its match."""
+    if len(_WRITTEN) > 4096 and row.id not in _WRITTEN:
+        _WRITTEN.clear()
+    _WRITTEN[row.id] = _Written(row.version, row.data, doc, match)
 
 
 def record_of(match: Match) -> dict[str, Any]:

@@ -317,7 +317,7 @@ class GameService:
         doc = self.clock.stamp(doc, game.row.kind, match)
         wake_at = self._wake_on_commit(Game(replace(game.row, status=status), doc, match))
         row = await self.db.games.save(game.row, status=status, data=doc.to_json(), moves=moves, wake_at=wake_at)
-        remember(row, match, doc)
+        remember(row, doc, match)
         played = Game(row, doc, match)
         self.presenter.committed(played)  # the table pages see it now; the chat once it is shown
         return played
@@ -363,7 +363,7 @@ class GameService:
         doc = self.clock.stamp(doc, game.row.kind, match)
         wake_at = self._wake_on_commit(Game(replace(game.row, status=status), doc, match))
         row = await self.db.games.save(game.row, status=status, data=doc.to_json(), moves=moves, wake_at=wake_at)
-        remember(row, match, doc)
+        remember(row, doc, match)
         played = Game(row, doc, match)
         self.presenter.committed(played)  # the table pages see it now; the chat once it is shown
         return played

@@ -38,7 +38,7 @@ class TablePage:
     language: str
     sent_version: int = -1
     sent_row: int = -1  # the stored game's version last sent: a commit and then its showing build one frame
-    sent_text: str = ""  # the last frame sent: the same one again (a commit, then its showing) is not resent
+    sent_text: str = ""  # the last frame sent: a newer version that shows the same (bookkeeping) is not resent
     closed: asyncio.Event = field(default_factory=asyncio.Event)
 
     def frame(self, game: Game) -> dict[str, Any]:

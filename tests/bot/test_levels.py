@@ -147,7 +147,7 @@ class StoringPresenter:
 
     async def save_doc(self, game: Game, doc: TableDoc, status: GameStatus | None = None) -> Game:
         row = await self.db.games.save(game.row, data=doc.to_json(), status=status)
-        remember(row, game.match)
+        remember(row, doc, game.match)
         return Game(row, doc, game.match)
 
     async def sync(self, game: Game) -> Game:

@@ -103,7 +103,7 @@ class RecordingPresenter:
         if wake_at is UNSET:  # as the real one: the game keeps its wake-up, or gets the default
             wake_at = UNSET if game.row.wake_at is None else game.row.wake_at
         row = await self.db.games.save(game.row, data=doc.to_json(), status=status, wake_at=wake_at)
-        remember(row, game.match)
+        remember(row, doc, game.match)
         return Game(row, doc, game.match)
 
     async def sync(self, game: Game) -> Game:
