@@ -93,7 +93,7 @@ _INSERT_MOVE = (
 )
 _CLAIM = (
     "UPDATE games SET wake_at = ? WHERE id IN ("
-    "SELECT id FROM games WHERE status = 'playing' AND wake_at <= ? ORDER BY wake_at LIMIT ?{lock}"
+    "SELECT id FROM games WHERE status IN ('playing', 'finished') AND wake_at <= ? ORDER BY wake_at LIMIT ?{lock}"
     ") RETURNING id"
 )
 # PostgreSQL: rows another instance is claiming right now are skipped, not waited for (and never
@@ -228,14 +228,16 @@ class GameRepository:
 
         Every save sets the game's wake-up (in the same statement): for a running game ``wake_at``
         if given (None: never), else ``wake_grace`` seconds from now, so that should this instance
-        die before it looks at the game again, another one takes it over; for any other status, none.
+        die before it looks at the game again, another one takes it over; for a finished one
+        ``wake_at`` if given (what it still owes: its result, notices), else none; for any other
+        status, none.
         """
         now = time.time()
         new_status = status or game.status
-        if new_status is not GameStatus.PLAYING:
+        if new_status not in (GameStatus.PLAYING, GameStatus.FINISHED):
             wake = None
         elif wake_at is UNSET:
-            wake = now + self._wake_grace
+            wake = self._wake_at(new_status, now)
         else:
             wake = wake_at
         new = replace(
@@ -272,13 +274,14 @@ class GameRepository:
         return new
 
     async def set_wake(self, game_id: int, version: int, at: float | None) -> bool:
-        """Store when the running game ``game_id`` (still at ``version``) should next be looked at
-        (None: never); False if it changed meanwhile or is not running. The version stays."""
+        """Store when the running (or finished) game ``game_id`` (still at ``version``) should next be
+        looked at (None: never); False if it changed meanwhile or is not running. The version stays."""
         kept = self._rows.get(game_id) if self._rows is not None else None
         self._changed(game_id)
         writes = self._writes
         changed = await self._backend.execute(
-            "UPDATE games SET wake_at = ? WHERE id = ? AND version = ? AND status = 'playing'", (at, game_id, version)
+            "UPDATE games SET wake_at = ? WHERE id = ? AND version = ? AND status IN ('playing', 'finished')",
+            (at, game_id, version),
         )
         if (
             changed
@@ -291,7 +294,7 @@ class GameRepository:
         return changed > 0
 
     async def claim_due(self, now: float, lease: float, limit: int = 20) -> list[int]:
-        """Take up to ``limit`` running games whose wake-up is due at ``now`` (those due longest
+        """Take up to ``limit`` running (or finished) games whose wake-up is due at ``now`` (those due longest
         first) and push their wake-ups to ``now + lease``; their ids, in ascending order.
 
         Atomic: two instances claiming at once never get the same game, and a game claimed comes
@@ -307,7 +310,8 @@ class GameRepository:
         # An old SQLite without UPDATE ... RETURNING: the same in one write transaction.
         async with backend.transaction() as transaction:
             rows = await transaction.fetch_all(
-                "SELECT id FROM games WHERE status = 'playing' AND wake_at <= ? ORDER BY wake_at LIMIT ?",
+                "SELECT id FROM games WHERE status IN ('playing', 'finished') AND wake_at <= ?"
+                " ORDER BY wake_at LIMIT ?",
                 (now, limit),
             )
             ids = sorted(row[0] for row in rows)

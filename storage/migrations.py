@@ -129,6 +129,11 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX handled_updates_by_time ON handled_updates (handled_at);
     """,
+    # 7: a finished game is woken too while it owes something (its result, the clock's notices:
+    # bot/table/service.py wake_time); the wake-ups older versions left on ended games are dropped
+    """
+    UPDATE games SET wake_at = NULL WHERE status <> 'playing';
+    """,
 )
 
 # PostgreSQL: ids are BIGINT (Telegram's chat and user ids do not fit in 32 bits), times and
@@ -250,5 +255,9 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
         handled_at DOUBLE PRECISION NOT NULL
     );
     CREATE INDEX handled_updates_by_time ON handled_updates (handled_at);
+    """,
+    # 7: a finished game is woken too while it owes something
+    """
+    UPDATE games SET wake_at = NULL WHERE status <> 'playing';
     """,
 )

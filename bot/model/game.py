@@ -115,6 +115,10 @@ class TableOptions:
     creator: str | None = Field(default=None, exclude_if=lambda value: value is None)
 
 
+# A run-out of the clock to tell its person of: (seat, turn, the seat went away).
+Notice = tuple[int, int, bool]
+
+
 @dataclass(frozen=True, config=STORED)
 class GameState:
     """One game at the table, from its lobby to its result: a rematch starts with a fresh one.
@@ -145,7 +149,7 @@ class GameState:
     killed: bool = False
     # Run-outs of the clock whose notices are not sent yet, as (seat, turn, the seat went away):
     # committed with the clock's move, so that another instance sends them should this one die.
-    owed: tuple[tuple[int, int, bool], ...] = ()
+    owed: tuple[Notice, ...] = ()
     # Until when a payer (bot/table/manners.py pay_owed) is sending them: nobody else sends them meanwhile.
     owed_claimed_until: float | None = None
 

@@ -20,7 +20,7 @@ from functools import partial
 from bot.display import captions, keyboards
 from bot.model import absence, scores
 from bot.model.clock import CLOCKED_KINDS, clock_seconds, next_clock, person_to_move
-from bot.model.game import Game, turn_number
+from bot.model.game import Game, GameState, Notice, TableDoc, turn_number
 from bot.table.lobbies import refresh_lobby
 from bot.table.service import GameService, TableError
 from bot.telegram.outbox import Unreachable
@@ -85,67 +85,105 @@ async def time_ran_out(service: GameService, game_id: int, turn: int) -> Game | 
                 service.clock.follow(game)
                 return None
             doc, went_away = absence.timed_out(doc, seat)
-            doc = replace(doc, game=replace(doc.game, owed=(*doc.game.owed, (seat, turn, went_away))))
             rng = random.Random(f"{game.id}:{turn}:clock")
             move = player_for(absence.AWAY_LEVEL).choose(match.observe(seat), rng)
+            claimed = False
+            if not match.apply(move, seat=seat).is_over:  # a run-out that ends the game: the result says it all
+                doc, claimed = _owe(doc, (seat, turn, went_away), service.clock.now(), paying_lease(service))
             game = await service._play(Game(game.row, doc, match), seat, move, by_computer=True)
     except TableError:  # the game is gone or closed
         return None
+    committed = game
     game = await service.show(game)
-    await pay_owed(service, game.id)
+    if claimed:
+        await _pay_claimed(service, committed)
+    else:
+        await pay_owed(service, game.id)
     return game
 
 
-async def pay_owed(service: GameService, game_id: int) -> None:
-    """Send the run-out notices committed with clock moves (this instance's, or one's that died
-    before sending them), then strike them off.
+def _owe(doc: TableDoc, notice: Notice, now: float, lease: float) -> tuple[TableDoc, bool]:
+    """``doc`` owing one more notice, and whether this commit claims the notices owed: it does
+    unless another payer is sending earlier ones (which sends this one too once done). Claimed in
+    the very commit of the clock's move, there is no moment when a notice is owed with nobody
+    bound to send it."""
+    state = doc.game
+    busy = _being_paid(state, now)
+    until = state.owed_claimed_until if busy else now + lease
+    return replace(doc, game=replace(state, owed=(*state.owed, notice), owed_claimed_until=until)), not busy
 
-    They are first claimed under the game's lock for :data:`PAYING_LEASE` seconds, so that no
+
+def _being_paid(state: GameState, now: float) -> bool:
+    return bool(state.owed) and state.owed_claimed_until is not None and state.owed_claimed_until > now
+
+
+async def pay_owed(service: GameService, game_id: int) -> None:
+    """Send the run-out notices a game owes (ones a payer that died never struck off, or ones
+    owed while another payer was busy), then strike them off.
+
+    They are first claimed under the game's lock for :func:`paying_lease` seconds, so that no
     other payer (in this process or another instance) sends them meanwhile, then sent outside
     it, since a group's budget may keep them waiting. Should this payer die before striking
     them off, they are sent again by whoever looks at the game once the claim has lapsed: the
     claim stores the game's wake-up at its end at the latest (and every later commit keeps one
-    there, :meth:`GameService.wake_time`), so the wake-up sweep of any instance looks at the game
-    then even if nothing else would (a person to move with no clock running out meanwhile)."""
+    there, even the one that finishes the game: :meth:`GameService.wake_time`), so the wake-up
+    sweep of any instance looks at the game then even if nothing else would (a person to move
+    with no clock running out meanwhile, or a game over)."""
     try:
         async with service.locked(game_id) as game:
             now = service.clock.now()
             state = game.doc.game
-            busy = state.owed_claimed_until is not None and state.owed_claimed_until > now
-            if not state.owed or busy:
+            if not state.owed or _being_paid(state, now):
                 return
             claimed = Game(
-                game.row, replace(game.doc, game=replace(state, owed_claimed_until=now + PAYING_LEASE)), game.match
+                game.row,
+                replace(game.doc, game=replace(state, owed_claimed_until=now + paying_lease(service))),
+                game.match,
             )
             # The game's wake-up as a commit now would store it: by the claim's end at the latest.
             game = await service.presenter.save_doc(game, claimed.doc, wake_at=service.wake_time(claimed))
     except TableError:  # gone, closed, or changed under the claim
         return
-    if game.match is not None and not game.match.is_over:
-        for seat, _turn, went_away in game.doc.game.owed:
-            person = game.doc.seats[seat]
-            if person is None or person.user_id is None:
-                continue
-            told = partial(manners_texts.timeout_private, went_away)
-            await _tell_person(service, game, person.user_id, told, take_back=went_away)
-            if went_away:
-                notice = partial(manners_texts.away_notice, person.name, absence.TIMEOUT)
-                await _tell_table(service, game, notice, but=person.user_id)
+    await _pay_claimed(service, game)
+
+
+async def _pay_claimed(service: GameService, game: Game) -> None:
+    """Send the notices ``game`` owes, as the commit that claimed them left it, strike them off,
+    and pay any owed meanwhile."""
+    over = game.match is None or game.match.is_over
+    for seat, _turn, went_away in game.doc.game.owed:
+        person = game.doc.seats[seat]
+        if person is None or person.user_id is None:
+            continue
+        told = partial(manners_texts.timeout_private, went_away)
+        # Once the game is over there is no seat to take back and nobody to tell at the table.
+        await _tell_person(service, game, person.user_id, told, take_back=went_away and not over)
+        if went_away and not over:
+            notice = partial(manners_texts.away_notice, person.name, absence.TIMEOUT)
+            await _tell_table(service, game, notice, but=person.user_id)
     paid = set(game.doc.game.owed)
     try:
-        async with service.locked(game_id) as fresh:
+        async with service.locked(game.id) as fresh:
+            # Owed meanwhile (while this payer was busy): claimed here, so they always have a payer.
             left = tuple(notice for notice in fresh.doc.game.owed if notice not in paid)
-            settled = replace(fresh.doc, game=replace(fresh.doc.game, owed=left, owed_claimed_until=None))
-            wake: float | Unset | None = UNSET  # kept: a change since the claim stored the one it needs
-            if fresh.row.wake_at == game.row.wake_at:  # still the claim's own: the game's wake-up as it is now
+            claim = service.clock.now() + paying_lease(service) if left else None
+            settled = replace(fresh.doc, game=replace(fresh.doc.game, owed=left, owed_claimed_until=claim))
+            # A change since the claim (not shown yet, perhaps) keeps the save's default wake-up.
+            wake: float | Unset | None = UNSET
+            if fresh.row.version == game.row.version or left:
                 wake = service.wake_time(Game(fresh.row, settled, fresh.match))
-            await service.presenter.save_doc(fresh, settled, wake_at=wake)
+            game = await service.presenter.save_doc(fresh, settled, wake_at=wake)
     except TableError:  # closed meanwhile, or changed again (the claim lapses, they are sent again)
         return
+    if left:
+        await _pay_claimed(service, game)
 
 
-# Seconds a payer has to send the notices it claimed before another may send them.
-PAYING_LEASE = 60.0
+def paying_lease(service: GameService) -> float:
+    """Seconds a payer has to send the notices it claimed before another may send them: three
+    times the time an instance has to show a change before another takes the game over (the
+    database's ``wake_grace``), room for a private notice and one into a group under their budgets."""
+    return 3 * service.db.wake_grace
 
 
 # --- a hand that cannot be delivered -------------------------------------------------------------

@@ -393,10 +393,11 @@ class GameService:
         """When an instance should next look at this game if nothing else happens to it: a little
         after a computer's move is due or its person's clock runs out; never, on the turn of a
         person without a clock (their tap will come to whichever instance). Sooner if the clock's
-        notices claimed by a payer are still owed: a little after its claim lapses, since it may
-        have died (bot/table/manners.py pay_owed; notices not claimed yet are about to be, by the
-        instance that committed them, and the commit's own wake-up covers its death)."""
+        notices are still owed: a little after their payer's claim lapses, since it may have died
+        (bot/table/manners.py pay_owed), even once the game is over."""
         match = game.match
+        if game.row.status is GameStatus.FINISHED:
+            return self._owed_wake(game)
         if game.row.status is not GameStatus.PLAYING or match is None or match.is_over:
             return None
         return _sooner(self._turn_wake(game, match), self._owed_wake(game))
@@ -412,8 +413,10 @@ class GameService:
 
     def _owed_wake(self, game: Game) -> float | None:
         state = game.doc.game
-        if not state.owed or state.owed_claimed_until is None:
+        if not state.owed:
             return None
+        if state.owed_claimed_until is None:  # nobody's to send (a document from before claims): soon
+            return self.clock.now() + WAKE_SLACK
         return state.owed_claimed_until + WAKE_SLACK
 
     def _on_computers_turn(self, game: Game) -> bool:
@@ -434,7 +437,7 @@ class GameService:
         """The change is shown and its timers armed: the game needs looking at only when
         :meth:`wake_time` says (until then, the save's own wake-up stands, in case this instance
         dies before showing it). On a computer's turn the commit has usually stored the right one."""
-        if game.row.status is not GameStatus.PLAYING:
+        if game.row.status not in (GameStatus.PLAYING, GameStatus.FINISHED):
             return
         wake, stored = self.wake_time(game), game.row.wake_at
         if self._on_computers_turn(game):
@@ -450,14 +453,18 @@ class GameService:
     async def wake(self, game_id: int) -> None:
         """Look after a game nobody looked after in time (its instance stopped, or a timer was
         lost): show it as stored, run its clock on from the stored deadline (one already past
-        runs out at once) and wake its computers. The same as a restart does for every game."""
+        runs out at once) and wake its computers. The same as a restart does for every game.
+        A finished one: its results if they were not all posted, and the notices it still owes."""
         try:
             async with self.locks(game_id):
                 row = await self.db.games.get(game_id)
-                if row is None or row.status is not GameStatus.PLAYING:
+                if row is None or row.status not in (GameStatus.PLAYING, GameStatus.FINISHED):
                     return
-                game = await self._with_deadline(load_game(row))
-                game = await self.presenter.sync(game)
+                game = load_game(row)
+                if row.status is GameStatus.PLAYING:
+                    game = await self.presenter.sync(await self._with_deadline(game))
+                elif game.match is not None and game.doc.game.results_posted < len(game.match.rounds):
+                    game = await self.presenter.sync(game)
         except StaleVersionError:
             return  # someone else changed it meanwhile: they look after it now
         self.clock.follow(game)

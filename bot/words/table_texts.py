@@ -184,6 +184,7 @@ def page_words() -> dict[str, str]:
         "cannot_connect": _("The table cannot be reached: close it and open it again."),
         "computer": _("computer"),
         "connecting": _("Connecting…"),
+        "expired": _("This table's link has expired: open it again from the chat."),
         "no_game": _("No game to show: open the table from the game's message."),
         "offline": _("No connection: trying again…"),
         "open_in_telegram": _("Open the table from Telegram."),

@@ -304,6 +304,25 @@ def forge_tap(fake: FakeTelegram, user: User, message: Message, data: str) -> Ca
     return query
 
 
+async def play_from_hand(fake: FakeTelegram, person: User, timeout: float = TURN_TIMEOUT) -> int:
+    """``person`` plays with a button of the hand message in their private chat, once it is their
+    turn there: a playable tile, on its first end when it fits two. Returns the turn it was for."""
+
+    def playable() -> tuple[Message, TileButton] | None:
+        message = hand_message(fake, person)
+        buttons = [b for b in tile_buttons(message.inline_keyboard) if b.playable] if message is not None else []
+        return (message, buttons[0]) if message is not None and buttons else None
+
+    message, button = await fake.wait_for(playable, timeout, what=f"{person.name}'s turn in the chat")
+    query = await fake.wait_answered(fake.tap(person, message, data=button.data), timeout=timeout)
+    if "choose" in answer_text(query):
+        ends = await fake.wait_for(
+            lambda: [b for b in tile_buttons(message.inline_keyboard) if b.is_end_choice], timeout, what="the ends"
+        )
+        await fake.wait_answered(fake.tap(person, message, data=ends[0].data), timeout=timeout)
+    return button.version
+
+
 # --------------------------------------------------------------------------- opening games
 
 

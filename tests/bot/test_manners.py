@@ -434,14 +434,15 @@ async def test_notices_claimed_by_a_payer_that_died_are_sent_once_its_lease_runs
     ran_out = time.value
     game = await _fresh(dying, game.id)
     await dying.close()
-    assert game.doc.game.owed and game.doc.game.owed_claimed_until == ran_out + manners.PAYING_LEASE
-    assert game.row.wake_at == ran_out + manners.PAYING_LEASE + WAKE_SLACK  # before the person's clock: 120 s
+    lease = manners.paying_lease(dying)
+    assert game.doc.game.owed and game.doc.game.owed_claimed_until == ran_out + lease
+    assert game.row.wake_at == ran_out + lease + WAKE_SLACK  # before the person's clock: 120 s
 
     other = _instance(shared_db, time)
     sweeper = WakeSweeper(other, every=1.0, lease=5.0, now=time.now)
     try:
         # The people go on playing in time: no clock runs out, nothing else wakes the game.
-        time.value = ran_out + manners.PAYING_LEASE - 10
+        time.value = ran_out + lease - 10
         match = _match(game)
         move = match.round.legal_moves()[0]
         user = _who(game, match.round.turn)
@@ -452,7 +453,7 @@ async def test_notices_claimed_by_a_payer_that_died_are_sent_once_its_lease_runs
         assert await sweeper.sweep() == []
         assert outbox(other).to(late.user_id) == []  # the claim still stands: nobody else sends it
 
-        time.value = ran_out + manners.PAYING_LEASE + 2  # the lease has run out, the person's clock has not
+        time.value = ran_out + lease + 2  # the lease has run out, the person's clock has not
         assert await sweeper.sweep() == [game.id]
         await sweeper.settled()
         assert [sent.text for sent in outbox(other).to(late.user_id)] == [manners_texts.timeout_private(False)]
@@ -466,3 +467,83 @@ async def test_notices_claimed_by_a_payer_that_died_are_sent_once_its_lease_runs
     finally:
         await sweeper.close()
         await other.close()
+
+
+async def _play_to_the_end(service: GameService, game: Game) -> Game:
+    """The people tap a playable tile, in turn, until the game is over."""
+    while game.row.status is GameStatus.PLAYING:
+        match = _match(game)
+        game = await _play_for(service, game, _who(game, match.round.turn))
+    return game
+
+
+async def test_notices_claimed_by_a_payer_that_died_are_sent_even_once_the_game_is_over(
+    shared_db: Database, time: Time
+) -> None:
+    dying = _instance(shared_db, time, DyingOutbox())
+    game = await _group_game(dying, clock=120)
+    late = _who(game, _match(game).round.turn)
+    with pytest.raises(Died):
+        await _run_out(dying, time, game.id)
+    ran_out = time.value
+    lease = manners.paying_lease(dying)
+    await dying.close()
+
+    other = _instance(shared_db, time)
+    sweeper = WakeSweeper(other, every=1.0, lease=5.0, now=time.now)
+    try:
+        game = await _play_to_the_end(other, await _fresh(other, game.id))  # within the claim
+        await other.show(game)
+        game = await _fresh(other, game.id)
+        assert game.row.status is GameStatus.FINISHED
+        assert game.row.wake_at == ran_out + lease + WAKE_SLACK  # the game is over, the notice is still owed
+        assert await sweeper.sweep() == []
+        time.value = ran_out + lease + 2
+        assert await sweeper.sweep() == [game.id]
+        await sweeper.settled()
+        told = outbox(other).to(late.user_id)
+        assert [sent.text for sent in told] == [manners_texts.timeout_private(False)]
+        assert told[0].buttons == []
+        game = await _fresh(other, game.id)
+        assert game.doc.game.owed == () and game.row.wake_at is None
+        time.value += 100
+        assert await sweeper.sweep() == []
+    finally:
+        await sweeper.close()
+        await other.close()
+
+
+class HeldOutbox(RecordingOutbox):
+    """An outbox whose first private send waits until ``go`` is set."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sending = asyncio.Event()
+        self.go = asyncio.Event()
+
+    async def send_text(
+        self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *, notify: bool = True
+    ) -> int:
+        if not self.sending.is_set():
+            self.sending.set()
+            await self.go.wait()
+        return await super().send_text(chat_id, text, markup, notify=notify)
+
+
+async def test_a_notice_owed_while_its_payer_is_busy_is_sent_by_that_payer(service: GameService, time: Time) -> None:
+    held = HeldOutbox()
+    service.presenter.outbox = cast(Any, held)
+    game = await _group_game(service, clock=10)  # the next run-out comes within the first one's claim
+    first = _who(game, _match(game).round.turn)
+    paying = asyncio.create_task(_run_out(service, time, game.id))
+    await held.sending.wait()  # the first notice is claimed and on its way
+    game, second_seat = await _run_out(service, time, game.id)  # the next person runs out meanwhile
+    second = _who(game, second_seat)
+    assert second != first and len(game.doc.game.owed) == 2
+    assert held.to(second.user_id) == []  # not sent by a second payer
+    held.go.set()
+    await paying
+    game = await _fresh(service, game.id)
+    assert game.doc.game.owed == () and game.doc.game.owed_claimed_until is None
+    assert [s.text for s in held.to(first.user_id)] == [manners_texts.timeout_private(False)]
+    assert [s.text for s in held.to(second.user_id)] == [manners_texts.timeout_private(False)]

@@ -28,10 +28,11 @@ async def test_two_instances_finish_every_game_through_a_kill() -> None:
     assert figures["moves applied twice"] == 0, problems
     assert figures["log/record mismatches"] == 0, problems
     assert figures["log errors"] == 0, problems
-    # Every turn a person let run out was played once by the clock, and they were told once.
+    # Every turn a person let run out was played by the clock, and each turn the clock played
+    # (a tap that came too late on a loaded machine too) was told to its person once.
     assert figures["clock: let run out"] > 0
-    assert figures["clock: played by the clock"] == figures["clock: let run out"], problems
-    assert figures["clock: told"] == figures["clock: let run out"], problems
+    assert figures["clock: played by the clock"] >= figures["clock: let run out"], problems
+    assert figures["clock: told"] == figures["clock: played by the clock"], problems
     # The balancer spread the games: consecutive taps of one game went to different instances.
     assert figures["taps changing instance"] > 0
     assert figures["games served by both"] >= 1

@@ -14,7 +14,7 @@ import pytest
 from testkit.fake_telegram import FakeTelegram, User
 from testkit.fake_telegram.webapp import init_data
 from testkit.launcher import free_port
-from testkit.people.players import hand_message, open_private_game
+from testkit.people.players import hand_message, open_private_game, play_from_hand
 from tests.e2e.conftest import running_bot
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
@@ -117,16 +117,7 @@ async def test_the_table_page_shows_each_reader_their_own_and_takes_a_move(fake:
             frame = (await _frames(socket))[-1]
             while frame["turn"] != 0:
                 frame = (await _frames(socket))[-1]
-            message = await fake.wait_for(lambda: hand_message(fake, ann), 10, what="the hand message")
-            tiles = [b for row in message.inline_keyboard for b in row if b.get("text", "").startswith(("🟢", "⭐"))]
-            tap = await fake.wait_answered(fake.tap(ann, message, data=tiles[0]["callback_data"]))
-            if "choose" in str((tap.answer or {}).get("text", "")):  # it fits two ends: the first one
-                ends = await fake.wait_for(
-                    lambda: [b for row in message.inline_keyboard for b in row if b["callback_data"].endswith(":l")],
-                    5,
-                    what="the ends",
-                )
-                fake.tap(ann, message, data=ends[0]["callback_data"])
+            await play_from_hand(fake, ann, 10)
             moved = [f for f in await _frames(socket) if f["type"] == "table"]
             assert moved and moved[0]["version"] > frame["version"]
             await socket.close()

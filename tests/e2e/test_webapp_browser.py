@@ -1,15 +1,17 @@
 """The Mini App table in a real browser: two people, each in their own Chromium at a phone's size,
-play a whole group game (``quickblock``) against each other at the
-table page, opened as Telegram opens it (``#tgWebAppData=`` in the URL, without Telegram's
-script); a reload in the middle loses nothing; a spectator sees no hand; dark theme too; the
-result fits 320 and 430 px. Screenshots go to ``$WEBAPP_SCREENSHOTS`` (default: the test's
-temporary folder)."""
+play a whole group game (``block``, three seats) against each other and a computer at the table
+page, opened as Telegram opens it (``#tgWebAppData=`` in the URL, without Telegram's script); a
+move at the page shows in the group's board, one made with a chat button (its person's page
+closed) in the other page; a reload in the middle loses nothing; a spectator sees no hand;
+forged and expired launch data are refused; dark theme too; the result fits 320 and 430 px.
+Screenshots go to ``$WEBAPP_SCREENSHOTS`` (default: the test's temporary folder)."""
 
 from __future__ import annotations
 
 import os
 import time
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -21,7 +23,7 @@ from engine.events import Drew, Played
 from testkit.fake_telegram import FakeTelegram, User
 from testkit.fake_telegram.webapp import init_data
 from testkit.launcher import free_port
-from testkit.people.players import join, open_lobby, set_seats, start_game
+from testkit.people.players import add_computer, join, open_lobby, play_from_hand, set_seats, start_game
 from tests.browser import chromium, needs_chromium, page_errors
 from tests.e2e.conftest import running_bot
 
@@ -61,12 +63,11 @@ KEEP_FRAMES = """
 """
 
 
-def _open(browsers: list[Any], url: str, token: str, person: User, theme: str = "light") -> Any:
+def _open(browsers: list[Any], url: str, token: str, person: User, theme: str = "light", age: float = 0) -> Any:
     driver = chromium()
     browsers.append(driver)
     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": KEEP_FRAMES})
-    signed = quote(init_data(token, person, auth_date=int(time.time())), safe="")
-    driver.get(f"{url}&theme={theme}#tgWebAppData={signed}")
+    driver.get(_signed_url(url, token, person, theme, age))
     return driver
 
 
@@ -84,7 +85,22 @@ async def _until(driver: Any, script: str, what: str, timeout: float = WAIT) -> 
     raise AssertionError(f"{what}: not seen within {timeout} s")
 
 
-async def test_two_people_play_a_whole_game_at_the_table(
+def _signed_url(url: str, token: str, person: User, theme: str, age: float = 0) -> str:
+    """The page's address as Telegram opens it, with launch data signed ``age`` seconds ago."""
+    signed = quote(init_data(token, person, auth_date=int(time.time() - age)), safe="")
+    return f"{url}&theme={theme}#tgWebAppData={signed}"
+
+
+def _board_said(fake: FakeTelegram, group: int, words: str) -> bool:
+    """The group's board picture was sent or edited with ``words`` in its caption."""
+    return any(
+        entry.ok and entry.chat_id == group and words in str(entry.params.get("caption", entry.params.get("media", "")))
+        for entry in list(fake.recorder.entries)
+        if entry.method in ("sendPhoto", "editMessageMedia", "editMessageCaption")
+    )
+
+
+async def test_two_people_and_a_computer_play_a_whole_game_at_the_table(
     fake: FakeTelegram, tmp_path: Path, browsers: list[Any], shots: Path
 ) -> None:
     import asyncio
@@ -96,9 +112,10 @@ async def test_two_people_play_a_whole_game_at_the_table(
         group = fake.add_group("Domino night", members=[ann, bob, eve])
         fake.start_bot(ann)
         fake.start_bot(bob)
-        lobby = await open_lobby(fake, ann, group, "quickblock")
-        await set_seats(fake, lobby, ann, 2)
+        lobby = await open_lobby(fake, ann, group, "block")
+        await set_seats(fake, lobby, ann, 3)
         await join(fake, lobby, bob)
+        await add_computer(fake, lobby, ann, "easy")
         await start_game(fake, lobby, ann)
         page = f"{base}/?game={lobby.game_id}"
         pages = {"Ann": _open(browsers, page, fake.token, ann), "Bob": _open(browsers, page, fake.token, bob, "dark")}
@@ -109,10 +126,23 @@ async def test_two_people_play_a_whole_game_at_the_table(
             )
         assert spectator.execute_script("return document.body.dataset.you") == "none"
         pages["Ann"].save_screenshot(str(shots / "table-first.png"))
+        # Launch data forged (Ann's, signed with another token) or two days old: the page says
+        # so and stops; no frame ever reaches it.
+        for token, age in (("987654:forged", 0.0), (fake.token, 2 * 86400.0)):
+            refused = _open(browsers, page, token, ann, age=age)
+            await _until(refused, "document.body.dataset.refused === 'expired'", "the refusal")
+            banner = refused.execute_script("return document.querySelector('#offline').textContent")
+            assert banner == "This table's link has expired: open it again from the chat.", banner
+            assert refused.execute_script("return window.__frames.length") == 0
+            assert refused.execute_script("return document.querySelectorAll('#hand [data-tile]').length") == 0
+            if age:
+                refused.save_screenshot(str(shots / "table-expired.png"))
+            browsers.remove(refused)  # its console holds the refused socket, as it should
+            refused.quit()
 
-        moves, reloaded = 0, False
+        moves, reloaded, told_the_group, from_the_chat = 0, False, False, False
         frames: dict[str, list[dict[str, Any]]] = {"Ann": [], "Bob": [], "Eve": []}
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 150
         while time.monotonic() < deadline:
             if any(d.execute_script("return document.body.dataset.status === 'finished'") for d in pages.values()):
                 break
@@ -121,18 +151,41 @@ async def test_two_people_play_a_whole_game_at_the_table(
                 tile = driver.execute_script("return document.querySelector('#hand .playable')")
                 if tile is None:
                     continue
+                other = pages["Bob" if name == "Ann" else "Ann"]
                 version = driver.execute_script("return document.body.dataset.version")
+                if name == "Bob" and moves >= 4 and not from_the_chat:
+                    # Bob closes the table and plays with his hand message's button instead: the
+                    # chat brings his hand up to date, and Ann's page shows his move at once.
+                    frames[name] += driver.execute_script("return window.__frames")
+                    driver.get("about:blank")
+                    turn = await play_from_hand(fake, bob, WAIT)
+                    await _until(
+                        other, f"Number(document.body.dataset.version) > {turn}", "Bob's chat move on Ann's page"
+                    )
+                    driver.get(_signed_url(page, fake.token, bob, "dark"))
+                    await _until(driver, f"Number(document.body.dataset.version) > {turn}", "Bob's table, opened again")
+                    from_the_chat = True
+                    moves += 1
+                    moved = True
+                    continue
+                key = tile.get_attribute("data-tile")  # "65": the tile [6|5]
                 tile.click()
                 end = driver.execute_script(
                     "return document.querySelector('#table [data-end].choosable, #table [data-end].target')"
                 )
                 if end is not None:
                     end.click()
-                other = pages["Bob" if name == "Ann" else "Ann"]
                 # The other person's page shows the move, without anyone reloading it.
                 await _until(
                     other, f"Number(document.body.dataset.version) > {version}", f"{name}'s move on the other page"
                 )
+                if not told_the_group:
+                    # A move at the page shows in the group's board (within the group's budget).
+                    said = f"{name} played [{key[0]}|{key[1]}]"
+                    await fake.wait_for(
+                        partial(_board_said, fake, group.id, said), WAIT, what=f"{said!r} in the group's board"
+                    )
+                    told_the_group = True
                 moves += 1
                 moved = True
                 if moves == 3 and not reloaded:
@@ -145,7 +198,7 @@ async def test_two_people_play_a_whole_game_at_the_table(
                     reloaded = True
             if not moved:
                 await asyncio.sleep(0.2)
-        assert moves >= 2
+        assert moves >= 2 and reloaded and told_the_group and from_the_chat
         for name, driver in pages.items():
             await _until(
                 driver,
@@ -160,6 +213,9 @@ async def test_two_people_play_a_whole_game_at_the_table(
                 overflow = driver.execute_script("return document.documentElement.scrollWidth > window.innerWidth")
                 assert not overflow, f"{name}'s page is wider than {width} px"
         assert spectator.execute_script("return document.querySelectorAll('#hand [data-tile]').length") == 0
+        await _until(spectator, "!!document.querySelector('#result:not([hidden])')", "the result for the spectator")
+        assert spectator.execute_script("return document.querySelector('#rematch').hidden"), "a spectator's Rematch"
+        assert not pages["Ann"].execute_script("return document.querySelector('#rematch').hidden")
         spectator.save_screenshot(str(shots / "table-spectator.png"))
         for driver in browsers:  # while the bot still runs: afterwards the pages try to reconnect
             assert not page_errors(driver.get_log("browser")), "the table page logged errors"
@@ -169,6 +225,7 @@ async def test_two_people_play_a_whole_game_at_the_table(
         seats = {"Ann": 0, "Bob": 1, "Eve": None}
         for name, seen in frames.items():
             _audit(seen, stored.data["record"], seats[name], name)
+        print(f"webapp browser game: {moves} moves by the people, {len(stored.data['record']['rounds'])} rounds")
 
 
 def _audit(frames: list[dict[str, Any]], record: dict[str, Any], seat: int | None, name: str) -> None:

@@ -42,7 +42,7 @@ async def test_other_urls_are_refused_without_showing_a_password(url: str) -> No
 
 
 def test_both_dialects_have_the_same_migrations() -> None:
-    assert len(POSTGRES_MIGRATIONS) == len(MIGRATIONS) == 6
+    assert len(POSTGRES_MIGRATIONS) == len(MIGRATIONS) == 7
 
 
 async def test_migrations_run_once(database_url: str, dialect: str) -> None:
@@ -232,11 +232,31 @@ async def test_a_database_of_schema_4_gets_wake_ups(database_url: str) -> None:
         await db.close()
 
 
+async def test_a_database_of_schema_6_drops_the_wake_ups_of_ended_games(database_url: str) -> None:
+    """Before migration 7 a finished game kept the wake-up of its last move; now a finished game
+    with a wake-up owes something and is woken, so the old ones are dropped (a running game's stay)."""
+    old = await Database.open(database_url)
+    await old.backend.execute("DELETE FROM schema_version WHERE version >= 7")
+    rows = {}
+    for status in (GameStatus.PLAYING, GameStatus.FINISHED, GameStatus.CANCELLED):
+        game = await old.games.create(chat_id=-5, kind="group", status=status, preset="duel", creator_id=1, data={})
+        await old.backend.execute("UPDATE games SET wake_at = ?, chat_id = ? WHERE id = ?", (123.0, -game.id, game.id))
+        rows[status] = game.id
+    await old.close()
+    db = await Database.open(database_url)
+    try:
+        await db.migrate()
+        wakes = {status: (await db.games.get(game_id)).wake_at for status, game_id in rows.items()}  # type: ignore[union-attr]
+        assert wakes == {GameStatus.PLAYING: 123.0, GameStatus.FINISHED: None, GameStatus.CANCELLED: None}
+    finally:
+        await db.close()
+
+
 async def test_a_database_of_schema_5_gets_handled_updates(database_url: str) -> None:
     """A database made before migration 6 keeps its games and starts with no update handled."""
     old = await Database.open(database_url)
     await old.backend.execute("DROP TABLE handled_updates")
-    await old.backend.execute("DELETE FROM schema_version WHERE version = 6")
+    await old.backend.execute("DELETE FROM schema_version WHERE version >= 6")
     game = await old.games.create(
         chat_id=-5, kind="group", status=GameStatus.LOBBY, preset="duel", creator_id=1, data={}
     )

@@ -1,5 +1,6 @@
-"""Stored wake-ups of running games (games.wake_at): what save, set_wake and claim_due do with them,
-and that two instances claiming at once never take the same game, on both databases."""
+"""Stored wake-ups of running games, and of finished ones that still owe something
+(games.wake_at): what save, set_wake and claim_due do with them, and that two instances claiming
+at once never take the same game, on both databases."""
 
 from __future__ import annotations
 
@@ -42,8 +43,13 @@ async def test_a_save_sets_the_wake_up(database_url: str) -> None:
         started = await db.games.save(lobby, status=GameStatus.PLAYING, wake_at=99.0)
         assert (await db.games.get(lobby.id)).wake_at == started.wake_at == 99.0  # type: ignore[union-attr]
 
-        ended = await db.games.save(saved, status=GameStatus.FINISHED, wake_at=50.0)  # not running: never
+        # Finished: only a wake-up it is given (what it still owes), none by default.
+        ended = await db.games.save(saved, status=GameStatus.FINISHED, wake_at=50.0)
+        assert ended.wake_at == 50.0 and (await db.games.get(game.id)) == ended
+        ended = await db.games.save(ended, data={"n": 2})
         assert ended.wake_at is None and (await db.games.get(game.id)) == ended
+        cancelled = await db.games.save(ended, status=GameStatus.CANCELLED, wake_at=50.0)  # over for good: never
+        assert cancelled.wake_at is None and (await db.games.get(game.id)) == cancelled
     finally:
         await db.close()
 
@@ -60,7 +66,9 @@ async def test_set_wake_changes_only_the_running_game_it_was_told(db: Database) 
     assert await db.games.set_wake(game.id, current.version, None)
     assert (await db.games.get(game.id)).wake_at is None  # type: ignore[union-attr]
     ended = await db.games.save(current, status=GameStatus.FINISHED)
-    assert not await db.games.set_wake(game.id, ended.version, 5.0)  # not running: never woken
+    assert await db.games.set_wake(game.id, ended.version, 5.0)  # finished, and still owing something
+    cancelled = await db.games.save(ended, status=GameStatus.CANCELLED)
+    assert not await db.games.set_wake(game.id, cancelled.version, 5.0)  # over for good: never woken
     assert not await db.games.set_wake(10_000, 0, 5.0)
     with pytest.raises(StaleVersionError):
         await db.games.save(current)
@@ -77,11 +85,13 @@ async def test_claim_due_takes_the_due_running_games_oldest_first(db: Database) 
         chat_id=-7, kind="group", status=GameStatus.LOBBY, preset="draw", creator_id=1, data={}
     )
     await db.backend.execute("UPDATE games SET wake_at = ? WHERE id = ?", (now - 100, lobby.id))  # not running
-    ended = await db.games.save(await _playing(db, 8), status=GameStatus.FINISHED)
-    await db.backend.execute("UPDATE games SET wake_at = ? WHERE id = ?", (now - 100, ended.id))
+    killed = await db.games.save(await _playing(db, 8), status=GameStatus.CANCELLED)
+    await db.backend.execute("UPDATE games SET wake_at = ? WHERE id = ?", (now - 100, killed.id))
+    # A finished game that still owes something (its result, the clock's notices) is taken too.
+    owing = await db.games.save(await _playing(db, 9), status=GameStatus.FINISHED, wake_at=now - 25)
 
-    first = await db.games.claim_due(now, 60.0, limit=2)
-    assert first == sorted([games[1].id, games[3].id])  # the two due longest
+    first = await db.games.claim_due(now, 60.0, limit=3)
+    assert first == sorted([games[1].id, games[3].id, owing.id])  # the three due longest
     for chat_id in (1, 3):
         row = await db.games.get(games[chat_id].id)
         assert row is not None and row.wake_at == now + 60.0 and row.version == games[chat_id].version
@@ -89,7 +99,7 @@ async def test_claim_due_takes_the_due_running_games_oldest_first(db: Database) 
     assert await db.games.claim_due(now, 60.0) == []  # claimed: not due again while the lease runs
     # The lease runs out (the instance that took them died too): due again, with the one due meanwhile.
     assert await db.games.claim_due(now + 60.0, 60.0, limit=10) == sorted(
-        [games[1].id, games[2].id, games[3].id, games[4].id, games[5].id]
+        [games[1].id, games[2].id, games[3].id, games[4].id, games[5].id, owing.id]
     )
 
 

@@ -161,7 +161,8 @@
     frame: null, // the last `table` frame
     socket: null,
     connectedOnce: false,
-    failures: 0, // sockets in a row that closed without opening (an expired initData, a game gone)
+    failures: 0, // sockets in a row that closed without opening (the network, a restart)
+    refused: null, // "expired" or "no_game": the server will not open this table to this page
     freshSocket: false, // the next table frame is the first of a new socket: draw it without animation
     reconnectDelay: RECONNECT_FIRST_MS,
     reconnectTimer: null,
@@ -285,8 +286,47 @@
       state.socket = null;
       if (!opened) state.failures += 1;
       setConnected(false);
-      scheduleReconnect();
+      if (opened) scheduleReconnect();
+      else probe();
     });
+  }
+
+  /** A socket that never opened: the browser does not say why, so one plain request to its
+   * address asks (401: the launch data is forged or too old; 404: no such game). Either is
+   * final, and said; anything else (the network, a restart) is tried again. */
+  async function probe() {
+    let status = 0;
+    try {
+      const answer = await fetch(socketUrl().replace(/^ws/, "http"), { cache: "no-store", credentials: "omit" });
+      status = answer.status;
+    } catch (error) {
+      status = 0;
+    }
+    if (state.socket) return; // a new socket meanwhile (the page shown again)
+    if (status === 401 || status === 404) {
+      state.refused = status === 401 ? "expired" : "no_game";
+      document.body.dataset.refused = state.refused;
+      renderHeadline();
+      renderOffline();
+      return;
+    }
+    scheduleReconnect();
+  }
+
+  /** The page is left (the Mini App closed, or the browser keeps it in its back-forward cache):
+   * the socket is closed now, so the chat takes the person's hand over at once rather than when
+   * the server's heartbeat misses the page; a page shown again opens a new one. */
+  function onPageHide() {
+    clearTimeout(state.reconnectTimer);
+    state.reconnectTimer = null;
+    const old = state.socket;
+    state.socket = null;
+    if (old) old.close(1000);
+    setConnected(false);
+  }
+
+  function onPageShow(event) {
+    if (event.persisted && !state.socket && !state.refused && state.game !== null && initData()) connect();
   }
 
   function scheduleReconnect() {
@@ -458,7 +498,7 @@
     headline.classList.toggle("mine", isMyTurn());
     headline.classList.toggle("choosing", Boolean(state.choice));
     if (!frame) {
-      headline.textContent = word("connecting", "Connecting…");
+      headline.textContent = state.refused ? "" : word("connecting", "Connecting…");
       return;
     }
     if (state.choice) {
@@ -685,7 +725,7 @@
     });
     $(".result-hands", panel).replaceChildren(...rows);
     const rematch = $("#rematch");
-    rematch.hidden = !result.over;
+    rematch.hidden = !result.over || frame.you === null || frame.you === undefined; // a spectator has no seat to play again
     rematch.textContent = word("rematch", "Rematch");
   }
 
@@ -704,7 +744,9 @@
       return;
     }
     banner.hidden = connected;
-    if (state.failures >= 4) banner.textContent = word("cannot_connect", "The table cannot be reached: close it and open it again.");
+    if (state.refused === "expired") banner.textContent = word("expired", "This table's link has expired: open it again from the chat.");
+    else if (state.refused) banner.textContent = word("no_game", "No game to show: open the table from the game's message.");
+    else if (state.failures >= 4) banner.textContent = word("cannot_connect", "The table cannot be reached: close it and open it again.");
     else if (state.connectedOnce) banner.textContent = word("reconnecting", "Reconnecting…");
     else banner.textContent = word("connecting", "Connecting…");
   }
@@ -999,6 +1041,8 @@
     });
     $("#rematch").addEventListener("click", rematch);
     window.addEventListener("resize", sizeHand);
+    window.addEventListener("pagehide", onPageHide);
+    window.addEventListener("pageshow", onPageShow);
 
     state.game = gameId();
     renderHeadline();
