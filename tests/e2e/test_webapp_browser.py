@@ -1,7 +1,7 @@
 """The Mini App table in a real browser: two people, each in their own Chromium at a phone's size,
 play a whole group game (``block``, three seats) against each other and a computer at the table
 page, opened as Telegram opens it (``#tgWebAppData=`` in the URL, without Telegram's script); a
-move at the page shows in the group's board, one made with a chat button (its person's page
+move at the page (a tap, a drag) shows in the group's board, one made with a chat button (its person's page
 closed) in the other page; a reload in the middle loses nothing; a spectator sees no hand;
 forged and expired launch data are refused; dark theme too; the result fits 320 and 430 px.
 Screenshots go to ``$WEBAPP_SCREENSHOTS`` (default: the test's temporary folder)."""
@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
+from selenium.webdriver.common.action_chains import ActionChains
 
 from engine import read_record, replay
 from engine.events import Drew, Played
@@ -100,6 +101,38 @@ def _board_said(fake: FakeTelegram, group: int, words: str) -> bool:
     )
 
 
+# The badge of an end the hand's tile ``arguments[0]`` ("65") fits, from the newest frame the page
+# received; null for a lead (no end to drag to).
+FITTING_BADGE = """
+const frames = (window.__frames || []).filter((frame) => frame.type === "table");
+const frame = frames[frames.length - 1];
+const key = (tile) => `${Math.max(...tile)}${Math.min(...tile)}`;
+const entry = frame && frame.hand.find((held) => key(held.tile) === arguments[0]);
+const end = entry && entry.ends.find((name) => name !== "lead");
+return end ? document.querySelector(`#table [data-end="${end}"]`) : null;
+"""
+
+
+def _tap(driver: Any, tile: Any) -> None:
+    """Tap a playable tile, and then the end the page asks for when it fits two."""
+    tile.click()
+    end = driver.execute_script(
+        "return document.querySelector('#table [data-end].choosable, #table [data-end].target')"
+    )
+    if end is not None:
+        end.click()
+
+
+def _drag_onto_its_end(driver: Any, tile: Any) -> bool:
+    """Drag a playable tile onto an end it fits, lifted, carried and let go in one gesture (as a
+    finger does: the pointer stays down throughout); False when there is no end to drag it to."""
+    badge = driver.execute_script(FITTING_BADGE, tile.get_attribute("data-tile"))
+    if badge is None:
+        return False
+    ActionChains(driver).click_and_hold(tile).move_by_offset(0, -40).move_to_element(badge).release().perform()
+    return True
+
+
 async def test_two_people_and_a_computer_play_a_whole_game_at_the_table(
     fake: FakeTelegram, tmp_path: Path, browsers: list[Any], shots: Path
 ) -> None:
@@ -140,7 +173,7 @@ async def test_two_people_and_a_computer_play_a_whole_game_at_the_table(
             browsers.remove(refused)  # its console holds the refused socket, as it should
             refused.quit()
 
-        moves, reloaded, told_the_group, from_the_chat = 0, False, False, False
+        moves, reloaded, told_the_group, from_the_chat, dragged = 0, False, False, False, False
         frames: dict[str, list[dict[str, Any]]] = {"Ann": [], "Bob": [], "Eve": []}
         deadline = time.monotonic() + 150
         while time.monotonic() < deadline:
@@ -169,12 +202,10 @@ async def test_two_people_and_a_computer_play_a_whole_game_at_the_table(
                     moved = True
                     continue
                 key = tile.get_attribute("data-tile")  # "65": the tile [6|5]
-                tile.click()
-                end = driver.execute_script(
-                    "return document.querySelector('#table [data-end].choosable, #table [data-end].target')"
-                )
-                if end is not None:
-                    end.click()
+                if name == "Ann" and not dragged and _drag_onto_its_end(driver, tile):
+                    dragged = True
+                else:
+                    _tap(driver, tile)
                 # The other person's page shows the move, without anyone reloading it.
                 await _until(
                     other, f"Number(document.body.dataset.version) > {version}", f"{name}'s move on the other page"
@@ -198,7 +229,7 @@ async def test_two_people_and_a_computer_play_a_whole_game_at_the_table(
                     reloaded = True
             if not moved:
                 await asyncio.sleep(0.2)
-        assert moves >= 2 and reloaded and told_the_group and from_the_chat
+        assert moves >= 2 and reloaded and told_the_group and from_the_chat and dragged
         for name, driver in pages.items():
             await _until(
                 driver,
