@@ -10,8 +10,18 @@ import random
 from pathlib import Path
 
 from testkit.fake_telegram import FakeTelegram, Message
-from testkit.people.players import Table, add_computer, open_lobby, settle, start_game
-from tests.e2e.conftest import Checkpoint, running_bot
+from testkit.people.players import (
+    TURN_TIMEOUT,
+    Table,
+    add_computer,
+    answer_text,
+    forge_tap,
+    open_lobby,
+    settle,
+    start_game,
+    tile_buttons,
+)
+from tests.e2e.conftest import BotProcess, Checkpoint, running_bot
 
 YOUR_TURN = "Your turn!"
 
@@ -51,3 +61,57 @@ async def test_your_own_move_shows_in_your_hand_before_your_next_turn(fake: Fake
             assert _picture(tapped) != before, "the picture still shows the tile she played"
         await settle(fake)
         check.assert_clean()
+
+
+STALE = "That was an older view of the game — here is the current one."
+
+
+async def test_a_tap_on_the_hand_before_it_is_frozen_is_answered_with_the_current_one(
+    limited_fake: FakeTelegram, budgeted_bot: BotProcess
+) -> None:
+    """Under Telegram's limits the freeze of the hand just tapped may wait for the chat's budget
+    (a second a message). A second tap on that message meanwhile, on the view the person still
+    sees, is answered "here is the current one" and the message then shows the game as it is:
+    the tile played gone, no turn of theirs left on it."""
+    fake = limited_fake
+    check = Checkpoint(fake, budgeted_bot)
+    ann = fake.add_user("Ann")
+    group = fake.add_group("Stale views", members=[ann])
+    fake.start_bot(ann)
+    await settle(fake)
+    lobby = await open_lobby(fake, ann, group, "classic")
+    for _ in range(3):
+        await add_computer(fake, lobby, ann, "easy")
+    await start_game(fake, lobby, ann)
+
+    table = Table(fake, [ann], results=group, rng=random.Random("stale views"))
+    turn = await table.next_turn()
+    assert not isinstance(turn, Message), "the game ended before Ann's turn"
+    _user, hand, playable = turn
+    first = await fake.wait_answered(fake.tap(ann, hand, data=playable[0].data))
+    played = playable[0]
+    if "choose" in answer_text(first):  # it fits two ends: the first
+        ends = await fake.wait_for(
+            lambda: [b for b in tile_buttons(_live(fake, hand).inline_keyboard) if b.is_end_choice], 5, what="ends"
+        )
+        await fake.wait_answered(fake.tap(ann, hand, data=ends[0].data))
+    # The view she saw before it changed: another tile of the same turn, tapped on that message.
+    others = [b for b in tile_buttons(hand.inline_keyboard) if b.tile != played.tile] or [played]
+    second = await fake.wait_answered(forge_tap(fake, ann, hand, others[0].data))
+    assert answer_text(second) == STALE, second.answer
+
+    def current() -> bool:
+        """The message she tapped shows the game as it is (even if her next hand replaced it since:
+        what it showed last): not her turn, nothing left to tap."""
+        tapped = _live(fake, hand)
+        return not tapped.inline_keyboard and YOUR_TURN not in tapped.shown_text
+
+    await fake.wait_for(current, TURN_TIMEOUT, what="the current game on Ann's hand after 'here is the current one'")
+    await settle(fake)
+    check.assert_clean()
+
+
+def _live(fake: FakeTelegram, message: Message) -> Message:
+    live = fake.world.message(message.chat_id, message.message_id)
+    assert live is not None
+    return live
