@@ -10,6 +10,7 @@ from typing import Any
 
 from aiogram import BaseMiddleware
 from aiogram.enums import ChatType
+from aiogram.exceptions import TelegramAPIError
 from aiogram.types import CallbackQuery, Message, TelegramObject, Update, User
 
 from bot.telegram.people import Person
@@ -96,8 +97,9 @@ class OncePerUpdate(BaseMiddleware):
     after committing its change but before its next ``getUpdates`` (or its answer to the webhook
     POST), or the POST's answer was lost and it was retried. The first change an update makes is
     committed with a row naming the update (storage/handled.py, through :func:`handling` around the
-    handler); an update found there is skipped, quietly (its answer, if any, was given or has
-    lapsed), and one delivered twice at once is stopped by that row at its change
+    handler); an update found there is skipped, quietly (a tap is answered once more, without a
+    word, in case its first answer died with the instance that was to give it: Telegram refuses a
+    second answer, which is harmless), and one delivered twice at once is stopped by that row at its change
     (:class:`~storage.AlreadyHandledError`), which then writes nothing. An update that changed
     nothing (``/help``) is handled again: that changes nothing either.
     """
@@ -116,6 +118,7 @@ class OncePerUpdate(BaseMiddleware):
         update_id = event.update_id
         if await self.db.handled.seen(update_id):
             log.info("update %s was delivered again; it changed what it had to already", update_id)
+            await _stop_spinner(event.callback_query)
             return None
         with handling(update_id):
             try:
@@ -123,3 +126,14 @@ class OncePerUpdate(BaseMiddleware):
             except AlreadyHandledError:
                 log.info("update %s was handled meanwhile; this delivery changed nothing", update_id)
                 return None
+
+
+async def _stop_spinner(query: CallbackQuery | None) -> None:
+    """Answer a tap delivered again, with no words: its person's spinner stops at once, should its
+    first answer have been lost (a second answer is refused by Telegram, which changes nothing)."""
+    if query is None:
+        return
+    try:
+        await query.answer()
+    except TelegramAPIError as error:
+        log.debug("tap %s delivered again: its answer was refused (%s)", query.id, error)

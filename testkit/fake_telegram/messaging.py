@@ -259,7 +259,11 @@ def answer_callback_query(call: Call) -> bool:
     if problem:
         if query is not None:
             query.answer_errors.append(problem)
-        raise bad_request(errors.QUERY_TOO_OLD, violation="callback_query", detail=problem)
+        # A tap delivered again (its first delivery was not confirmed: the bot died, a webhook
+        # answer was lost) may have been answered already, and the bot cannot know: answering it
+        # again is refused as Telegram refuses it, but it is no fault of the bot's.
+        redelivered = query is not None and query.deliveries > 1
+        raise bad_request(errors.QUERY_TOO_OLD, violation=None if redelivered else "callback_query", detail=problem)
     assert query is not None
     query.answered_at = call.now
     query.answer = {key: call.params[key] for key in ("text", "show_alert", "url", "cache_time") if key in call.params}

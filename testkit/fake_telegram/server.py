@@ -274,4 +274,5 @@ class ApiServer:
             if update.callback_id is not None:
                 query = p.world.callbacks[update.callback_id]
                 query.delivered_at = query.delivered_at or now
+                query.deliveries += 1
         return [update.json() for update in updates]

@@ -110,6 +110,7 @@ class CallbackQuery:
     update_id: int
     created_at: float  # monotonic
     delivered_at: float | None = None
+    deliveries: int = 0  # times its update was handed to the bot (again: its delivery was not confirmed)
     answered_at: float | None = None
     answer: dict[str, Any] | None = None
     answer_errors: list[str] = field(default_factory=list)

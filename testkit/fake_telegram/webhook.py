@@ -806,6 +806,7 @@ class WebhookSender:
             query = self.world.callbacks.get(update.callback_id)
             if query is not None:
                 query.delivered_at = query.delivered_at or started  # as getUpdates handing it out
+                query.deliveries += 1
         answer: HttpAnswer | None = None
         peer, error = "", ""
         try:

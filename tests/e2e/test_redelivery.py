@@ -152,3 +152,33 @@ async def test_a_webhook_post_retried_changes_nothing_again(tmp_path: Path) -> N
         finally:
             assert await bot.stop() == 0
         assert " ERROR " not in bot.log() and "Traceback" not in bot.log(), bot.log_tail()
+
+
+async def test_a_tap_whose_answer_died_with_the_bot_is_answered_when_delivered_again(
+    fake: FakeTelegram, bot: BotProcess
+) -> None:
+    """The change was committed, the answer was under way when the bot was killed: delivered again,
+    the tap changes nothing and is answered, so its person's spinner stops at once."""
+    check = Checkpoint(fake, bot)
+    ann = fake.add_user("Ann")
+    group = fake.add_group("Spinner", members=[ann])
+    fake.start_bot(ann)
+    await settle(fake)
+    lobby = await open_lobby(fake, ann, group, "classic")
+
+    def computers() -> int:
+        (game,) = [g for g in bot.games() if g.id == lobby.game_id]
+        return sum(1 for seat in game.data["seats"] if seat and seat.get("level"))
+
+    fake.inject("hang", method="answerCallbackQuery")  # the answer to the next tap never comes back
+    query = fake.tap(ann, lobby.message, data=f"lb:{lobby.game_id}:add-easy")
+    await fake.wait_for(lambda: computers() == 1, TURN_TIMEOUT, what="the computer seated")
+    assert not query.answered
+    await bot.kill()
+    fake.redeliver(query.update_id)  # as Telegram does with a delivery that was not confirmed
+    await bot.start()
+    await fake.wait_answered(query, timeout=TURN_TIMEOUT)
+    await settle(fake)
+    assert computers() == 1 and lobby_text(fake, lobby).count("🤖") == 1
+    assert query.deliveries == 2
+    check.assert_clean()

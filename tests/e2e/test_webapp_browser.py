@@ -3,7 +3,7 @@ play a whole group game (``block``, three seats) against each other and a comput
 page, opened as Telegram opens it (``#tgWebAppData=`` in the URL, without Telegram's script); a
 move at the page (a tap, a drag) shows in the group's board, one made with a chat button (its person's page
 closed) in the other page; a reload in the middle loses nothing; a spectator sees no hand;
-forged and expired launch data are refused; dark theme too; the result fits 320 and 430 px.
+forged and expired launch data are refused; dark theme too; the result fits 320 and 430 px and a desktop.
 Screenshots go to ``$WEBAPP_SCREENSHOTS`` (default: the test's temporary folder)."""
 
 from __future__ import annotations
@@ -237,8 +237,8 @@ async def test_two_people_and_a_computer_play_a_whole_game_at_the_table(
                 f"the game's result on {name}'s page",
             )
             driver.save_screenshot(str(shots / f"table-result-{name.lower()}.png"))
-            for width in (320, 430):  # the narrowest and the widest phones
-                driver.set_window_size(width, 844)
+            for width, height in ((320, 844), (430, 844), (1280, 800)):  # the narrowest and widest phones, a desktop
+                driver.set_window_size(width, height)
                 await asyncio.sleep(0.3)
                 driver.save_screenshot(str(shots / f"table-result-{name.lower()}-{width}.png"))
                 overflow = driver.execute_script("return document.documentElement.scrollWidth > window.innerWidth")
