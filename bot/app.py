@@ -11,6 +11,7 @@ import re
 import signal
 import sqlite3
 import sys
+import time
 from urllib.parse import urlsplit
 
 import asyncpg
@@ -45,6 +46,7 @@ from bot.health import beat
 from bot.model.clock import TurnClock
 from bot.model.game import Game, load_game
 from bot.table import manners
+from bot.table.lobbies import show_recent_lobbies
 from bot.table.service import GameService
 from bot.table.supergroup import on_migrate
 from bot.telegram.answers import AnswerMiddleware
@@ -209,7 +211,8 @@ async def run(settings: Settings) -> None:
         await set_command_menus(bot)
         await sweeper.sweep()  # before resuming: an idle game is closed, not woken
         resumed = await service.resume()
-        log.info("resumed %d running games", resumed)
+        lobbies = await show_recent_lobbies(service, time.time())
+        log.info("resumed %d running games, showed %d lobbies", resumed, lobbies)
         settle_heap()
         sweeper.start()
         wakeups.start()

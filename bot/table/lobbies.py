@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 from bot.display import captions, keyboards
 from bot.display.names import shown_names
 from bot.model.game import Game
@@ -9,6 +11,8 @@ from bot.table.service import GameService
 from bot.words import texts
 from bot.words.refusals import Refusal
 from storage import GameStatus
+
+log = logging.getLogger(__name__)
 
 
 async def refresh_lobby(service: GameService, game: Game) -> None:
@@ -30,3 +34,25 @@ async def _show_lobby(service: GameService, game: Game, message_id: int) -> None
     else:
         started = texts.game_started(shown_names(game.doc.seats))
         await outbox.edit_text(game.row.chat_id, message_id, texts.lobby_closed(started))
+
+
+# Lobbies changed this long before a start-up are shown again by it (older ones are as they were).
+RECENT_LOBBY_SECONDS = 3600.0
+
+
+async def show_recent_lobbies(service: GameService, now: float) -> int:
+    """At start-up: every lobby changed lately is shown as stored, since a change committed just
+    before the bot stopped (a seat, a computer, the clock) may not have reached its message, and
+    that tap, delivered again, changes nothing more (bot/telegram/middlewares.py). Returns how many."""
+    shown = 0
+    for row in await service.db.games.with_status(GameStatus.LOBBY):
+        if row.updated_at < now - RECENT_LOBBY_SECONDS:
+            continue
+        try:
+            async with service.locked(row.id) as game:
+                if game.row.status is GameStatus.LOBBY:
+                    await refresh_lobby(service, game)
+                    shown += 1
+        except Exception:
+            log.exception("lobby %s could not be shown", row.id)
+    return shown

@@ -179,6 +179,35 @@ async def test_a_tap_whose_answer_died_with_the_bot_is_answered_when_delivered_a
     await bot.start()
     await fake.wait_answered(query, timeout=TURN_TIMEOUT)
     await settle(fake)
-    assert computers() == 1 and lobby_text(fake, lobby).count("🤖") == 1
+    assert computers() == 1 and "🤖 Easy 1" in lobby_text(fake, lobby) and "🤖 Easy 2" not in lobby_text(fake, lobby)
     assert query.deliveries == 2
+    check.assert_clean()
+
+
+async def test_a_lobby_change_whose_message_died_with_the_bot_is_shown_at_start_up(
+    fake: FakeTelegram, bot: BotProcess
+) -> None:
+    """A computer seated and committed, the lobby's edit under way when the bot was killed: started
+    again, the bot shows the lobby as stored (and the tap, delivered again, seats no other)."""
+    check = Checkpoint(fake, bot)
+    ann = fake.add_user("Ann")
+    group = fake.add_group("Lost edit", members=[ann])
+    fake.start_bot(ann)
+    await settle(fake)
+    lobby = await open_lobby(fake, ann, group, "classic")
+
+    def computers() -> int:
+        (game,) = [g for g in bot.games() if g.id == lobby.game_id]
+        return sum(1 for seat in game.data["seats"] if seat and seat.get("level"))
+
+    fake.inject("hang", method="editMessageText", chat=group)  # the lobby's edit never comes back
+    query = fake.tap(ann, lobby.message, data=f"lb:{lobby.game_id}:add-easy")
+    await fake.wait_for(lambda: computers() == 1, TURN_TIMEOUT, what="the computer seated")
+    assert "🤖 Easy 1" not in lobby_text(fake, lobby)
+    await bot.kill()
+    fake.redeliver(query.update_id)
+    await bot.start()
+    await fake.wait_for(lambda: "🤖 Easy 1" in lobby_text(fake, lobby), TURN_TIMEOUT, what="the lobby as stored")
+    await settle(fake)
+    assert computers() == 1 and "🤖 Easy 2" not in lobby_text(fake, lobby)
     check.assert_clean()
