@@ -93,10 +93,9 @@ async def time_ran_out(service: GameService, game_id: int, turn: int) -> Game | 
             game = await service._play(Game(game.row, doc, match), seat, move, by_computer=True)
     except TableError:  # the game is gone or closed
         return None
-    committed = game
     game = await service.show(game)
-    if claimed:
-        await _pay_claimed(service, committed)
+    if claimed:  # with the move itself: nobody else sends them
+        await _pay_claimed(service, game)
     else:
         await pay_owed(service, game.id)
     return game
@@ -148,8 +147,8 @@ async def pay_owed(service: GameService, game_id: int) -> None:
 
 
 async def _pay_claimed(service: GameService, game: Game) -> None:
-    """Send the notices ``game`` owes, as the commit that claimed them left it, strike them off,
-    and pay any owed meanwhile."""
+    """Send the notices ``game`` owes (this payer's claim stands on them), strike them off, and
+    pay any owed meanwhile."""
     over = game.match is None or game.match.is_over
     for seat, _turn, went_away in game.doc.game.owed:
         person = game.doc.seats[seat]

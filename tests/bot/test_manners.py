@@ -547,3 +547,21 @@ async def test_a_notice_owed_while_its_payer_is_busy_is_sent_by_that_payer(servi
     assert game.doc.game.owed == () and game.doc.game.owed_claimed_until is None
     assert [s.text for s in held.to(first.user_id)] == [manners_texts.timeout_private(False)]
     assert [s.text for s in held.to(second.user_id)] == [manners_texts.timeout_private(False)]
+
+
+async def test_a_notice_sent_at_once_leaves_the_game_woken_for_its_clock_only(
+    service: GameService, time: Time, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    presenter = cast(RecordingPresenter, service.presenter)
+
+    async def sync(game: Game) -> Game:  # as the real one: showing stores the hands' messages
+        return await presenter.save_doc(game, game.doc)
+
+    monkeypatch.setattr(presenter, "sync", sync)
+    game = await _group_game(service, clock=120)
+    late = _who(game, _match(game).round.turn)
+    game, _seat = await _run_out(service, time, game.id)
+    assert [s.text for s in outbox(service).to(late.user_id)] == [manners_texts.timeout_private(False)]
+    game = await _fresh(service, game.id)
+    assert game.doc.game.owed == () and game.doc.game.owed_claimed_until is None
+    assert game.row.wake_at == game.doc.game.deadline + WAKE_SLACK  # the next person's clock, no claim's
