@@ -423,18 +423,25 @@ async def shared_db(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIter
         yield db
 
 
-async def test_notices_claimed_by_a_payer_that_died_are_sent_once_its_lease_runs_out(
-    shared_db: Database, time: Time
-) -> None:
-    dying = _instance(shared_db, time, DyingOutbox())
+async def _a_payer_dies(db: Database, time: Time) -> tuple[Game, Person, float, float]:
+    """A group game with a 120 s clock on ``db``, whose first person lets it run out: the clock plays
+    for them and the instance claims the notice and dies sending it. The game as it left it, that
+    person, when it ran out and the payer's lease."""
+    dying = _instance(db, time, DyingOutbox())
     game = await _group_game(dying, clock=120)
     late = _who(game, _match(game).round.turn)
-    with pytest.raises(Died):  # the clock plays for them; the payer claims the notice and dies sending it
+    with pytest.raises(Died):
         await _run_out(dying, time, game.id)
     ran_out = time.value
     game = await _fresh(dying, game.id)
     await dying.close()
-    lease = manners.paying_lease(dying)
+    return game, late, ran_out, manners.paying_lease(dying)
+
+
+async def test_notices_claimed_by_a_payer_that_died_are_sent_once_its_lease_runs_out(
+    shared_db: Database, time: Time
+) -> None:
+    game, late, ran_out, lease = await _a_payer_dies(shared_db, time)
     assert game.doc.game.owed and game.doc.game.owed_claimed_until == ran_out + lease
     assert game.row.wake_at == ran_out + lease + WAKE_SLACK  # before the person's clock: 120 s
 
@@ -480,14 +487,7 @@ async def _play_to_the_end(service: GameService, game: Game) -> Game:
 async def test_notices_claimed_by_a_payer_that_died_are_sent_even_once_the_game_is_over(
     shared_db: Database, time: Time
 ) -> None:
-    dying = _instance(shared_db, time, DyingOutbox())
-    game = await _group_game(dying, clock=120)
-    late = _who(game, _match(game).round.turn)
-    with pytest.raises(Died):
-        await _run_out(dying, time, game.id)
-    ran_out = time.value
-    lease = manners.paying_lease(dying)
-    await dying.close()
+    game, late, ran_out, lease = await _a_payer_dies(shared_db, time)
 
     other = _instance(shared_db, time)
     sweeper = WakeSweeper(other, every=1.0, lease=5.0, now=time.now)

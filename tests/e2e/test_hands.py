@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from testkit.fake_telegram import FakeTelegram, Message
+from testkit.fake_telegram import Chat, FakeTelegram, Message, User
 from testkit.people.players import (
     TURN_TIMEOUT,
     Table,
@@ -31,18 +31,24 @@ def _picture(message: Message) -> str:
     return str(message.photo[-1]["file_unique_id"])
 
 
+async def _ann_against_three_computers(fake: FakeTelegram, title: str) -> tuple[User, Chat]:
+    """Ann and three easy computers at a ``classic`` table in a group called ``title``, dealt."""
+    ann = fake.add_user("Ann")
+    group = fake.add_group(title, members=[ann])
+    fake.start_bot(ann)
+    await settle(fake)
+    lobby = await open_lobby(fake, ann, group, "classic")
+    for _ in range(3):
+        await add_computer(fake, lobby, ann, "easy")
+    await start_game(fake, lobby, ann)
+    return ann, group
+
+
 async def test_your_own_move_shows_in_your_hand_before_your_next_turn(fake: FakeTelegram, tmp_path: Path) -> None:
     # The computers take a second a move (as a deployment's pause does), so the next turn is seconds away.
     async with running_bot(fake, tmp_path, COMPUTER_DELAY="1") as bot:
         check = Checkpoint(fake, bot)
-        ann = fake.add_user("Ann")
-        group = fake.add_group("Own moves", members=[ann])
-        fake.start_bot(ann)
-        await settle(fake)
-        lobby = await open_lobby(fake, ann, group, "classic")
-        for _ in range(3):
-            await add_computer(fake, lobby, ann, "easy")
-        await start_game(fake, lobby, ann)
+        ann, group = await _ann_against_three_computers(fake, "Own moves")
 
         table = Table(fake, [ann], results=group, rng=random.Random("own moves"))
         for _ in range(2):  # two of her turns
@@ -75,14 +81,7 @@ async def test_a_tap_on_the_hand_before_it_is_frozen_is_answered_with_the_curren
     the tile played gone, no turn of theirs left on it."""
     fake = limited_fake
     check = Checkpoint(fake, budgeted_bot)
-    ann = fake.add_user("Ann")
-    group = fake.add_group("Stale views", members=[ann])
-    fake.start_bot(ann)
-    await settle(fake)
-    lobby = await open_lobby(fake, ann, group, "classic")
-    for _ in range(3):
-        await add_computer(fake, lobby, ann, "easy")
-    await start_game(fake, lobby, ann)
+    ann, group = await _ann_against_three_computers(fake, "Stale views")
 
     table = Table(fake, [ann], results=group, rng=random.Random("stale views"))
     turn = await table.next_turn()

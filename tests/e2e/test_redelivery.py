@@ -18,6 +18,7 @@ from testkit.fake_telegram import CallbackQuery, FakeTelegram, Message, User
 from testkit.launcher import BotLauncher, free_port, webhook_env
 from testkit.people.players import (
     TURN_TIMEOUT,
+    Lobby,
     add_computer,
     is_alert,
     lobby_text,
@@ -154,32 +155,43 @@ async def test_a_webhook_post_retried_changes_nothing_again(tmp_path: Path) -> N
         assert " ERROR " not in bot.log() and "Traceback" not in bot.log(), bot.log_tail()
 
 
+async def _ann_opens_a_lobby(fake: FakeTelegram, title: str) -> tuple[User, Lobby]:
+    """Ann, an administrator of a group called ``title``, opens a ``classic`` lobby there."""
+    ann = fake.add_user("Ann")
+    group = fake.add_group(title, members=[ann])
+    fake.start_bot(ann)
+    await settle(fake)
+    return ann, await open_lobby(fake, ann, group, "classic")
+
+
+def _computers(bot: BotProcess, game_id: int) -> int:
+    """The computer seats of the game as stored."""
+    (game,) = [g for g in bot.games() if g.id == game_id]
+    return sum(1 for seat in game.data["seats"] if seat and seat.get("level"))
+
+
 async def test_a_tap_whose_answer_died_with_the_bot_is_answered_when_delivered_again(
     fake: FakeTelegram, bot: BotProcess
 ) -> None:
     """The change was committed, the answer was under way when the bot was killed: delivered again,
     the tap changes nothing and is answered, so its person's spinner stops at once."""
     check = Checkpoint(fake, bot)
-    ann = fake.add_user("Ann")
-    group = fake.add_group("Spinner", members=[ann])
-    fake.start_bot(ann)
-    await settle(fake)
-    lobby = await open_lobby(fake, ann, group, "classic")
-
-    def computers() -> int:
-        (game,) = [g for g in bot.games() if g.id == lobby.game_id]
-        return sum(1 for seat in game.data["seats"] if seat and seat.get("level"))
+    ann, lobby = await _ann_opens_a_lobby(fake, "Spinner")
 
     fake.inject("hang", method="answerCallbackQuery")  # the answer to the next tap never comes back
     query = fake.tap(ann, lobby.message, data=f"lb:{lobby.game_id}:add-easy")
-    await fake.wait_for(lambda: computers() == 1, TURN_TIMEOUT, what="the computer seated")
+    await fake.wait_for(lambda: _computers(bot, lobby.game_id) == 1, TURN_TIMEOUT, what="the computer seated")
     assert not query.answered
     await bot.kill()
     fake.redeliver(query.update_id)  # as Telegram does with a delivery that was not confirmed
     await bot.start()
     await fake.wait_answered(query, timeout=TURN_TIMEOUT)
     await settle(fake)
-    assert computers() == 1 and "🤖 Easy 1" in lobby_text(fake, lobby) and "🤖 Easy 2" not in lobby_text(fake, lobby)
+    assert (
+        _computers(bot, lobby.game_id) == 1
+        and "🤖 Easy 1" in lobby_text(fake, lobby)
+        and "🤖 Easy 2" not in lobby_text(fake, lobby)
+    )
     assert query.deliveries == 2
     check.assert_clean()
 
@@ -190,24 +202,16 @@ async def test_a_lobby_change_whose_message_died_with_the_bot_is_shown_at_start_
     """A computer seated and committed, the lobby's edit under way when the bot was killed: started
     again, the bot shows the lobby as stored (and the tap, delivered again, seats no other)."""
     check = Checkpoint(fake, bot)
-    ann = fake.add_user("Ann")
-    group = fake.add_group("Lost edit", members=[ann])
-    fake.start_bot(ann)
-    await settle(fake)
-    lobby = await open_lobby(fake, ann, group, "classic")
+    ann, lobby = await _ann_opens_a_lobby(fake, "Lost edit")
 
-    def computers() -> int:
-        (game,) = [g for g in bot.games() if g.id == lobby.game_id]
-        return sum(1 for seat in game.data["seats"] if seat and seat.get("level"))
-
-    fake.inject("hang", method="editMessageText", chat=group)  # the lobby's edit never comes back
+    fake.inject("hang", method="editMessageText", chat=lobby.group)  # the lobby's edit never comes back
     query = fake.tap(ann, lobby.message, data=f"lb:{lobby.game_id}:add-easy")
-    await fake.wait_for(lambda: computers() == 1, TURN_TIMEOUT, what="the computer seated")
+    await fake.wait_for(lambda: _computers(bot, lobby.game_id) == 1, TURN_TIMEOUT, what="the computer seated")
     assert "🤖 Easy 1" not in lobby_text(fake, lobby)
     await bot.kill()
     fake.redeliver(query.update_id)
     await bot.start()
     await fake.wait_for(lambda: "🤖 Easy 1" in lobby_text(fake, lobby), TURN_TIMEOUT, what="the lobby as stored")
     await settle(fake)
-    assert computers() == 1 and "🤖 Easy 2" not in lobby_text(fake, lobby)
+    assert _computers(bot, lobby.game_id) == 1 and "🤖 Easy 2" not in lobby_text(fake, lobby)
     check.assert_clean()
