@@ -166,3 +166,67 @@ async def test_rematch_from_the_result_at_the_table_deals_again(fake: FakeTelegr
                 lambda: (url := _web_app_url(fake, ann)) is not None and url.endswith(f"={moved['game']}"),
                 what="the new game's hand in the chat",
             )
+
+
+async def test_junk_at_the_table_is_refused_and_changes_nothing(fake: FakeTelegram, tmp_path: Path) -> None:
+    """An oversized frame closes its socket; a burst of frames is told to slow down; broken frames,
+    a move by a spectator and a move for another turn are each refused with a reason; the game and
+    its record are as they were."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}/webapp"
+    async with running_bot(fake, tmp_path, WEBAPP_URL=base, WEBAPP_PORT=str(port), WEBAPP_HOST="127.0.0.1") as bot:
+        ann, eve = fake.add_user("Ann"), fake.add_user("Eve")
+        await open_private_game(fake, ann, "block", 1)
+        page_url = await fake.wait_for(lambda: _web_app_url(fake, ann), what="the Open the table button")
+        game = int(page_url.rsplit("=", 1)[1])
+
+        def url(user: User) -> str:
+            signed = aiohttp.helpers.quote(init_data(fake.token, user, auth_date=int(time.time())), safe="")
+            return f"{base}/ws?game={game}&init_data={signed}"
+
+        async with aiohttp.ClientSession() as session:
+            socket = await session.ws_connect(url(ann))
+            frame = (await _frames(socket))[-1]
+            while frame["turn"] != 0:  # Ann's turn, so that only the junk decides what happens
+                frame = (await _frames(socket))[-1]
+            (before,) = [g for g in bot.games() if g.id == game]
+
+            await socket.send_str("x" * 5000)  # over the 4 KB a frame may have
+            closing = await socket.receive(timeout=5)
+            assert closing.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING)
+            assert socket.close_code == aiohttp.WSCloseCode.MESSAGE_TOO_BIG
+
+            socket = await session.ws_connect(url(ann))
+            await _frames(socket)
+            for _ in range(25):  # at once: more than a person taps in a second
+                await socket.send_str("not json")
+            reasons = [f["reason"] for f in await _frames(socket) if f["type"] == "refused"]
+            assert len(reasons) == 25 and "slow_down" in reasons and set(reasons) == {"broken", "slow_down"}
+            await asyncio.sleep(1.2)  # the allowance comes back
+            playable = next(entry for entry in frame["hand"] if entry["ends"])
+            wrong = [
+                {"type": "move", "version": frame["version"] + 5, "tile": playable["tile"]},  # another turn
+                {"type": "move", "version": frame["version"], "tile": [9, 9]},  # no such tile
+                {"type": "move", "version": "1", "tile": playable["tile"]},  # wrong types
+                {"type": "jump"},
+                [1, 2, 3],
+            ]
+            for junk in wrong:
+                await socket.send_str(json.dumps(junk))
+            refused = [f for f in await _frames(socket) if f["type"] == "refused"]
+            assert [f["reason"] for f in refused] == ["stale", "broken", "broken", "broken", "broken"], refused
+            assert all(f["text"] for f in refused)
+
+            spectator = await session.ws_connect(url(eve))
+            await _frames(spectator)
+            await spectator.send_str(
+                json.dumps({"type": "move", "version": frame["version"], "tile": playable["tile"]})
+            )
+            (seen,) = [f for f in await _frames(spectator) if f["type"] == "refused"]
+            assert seen["reason"] == "not_your_game", seen
+            await socket.close()
+            await spectator.close()
+        (after,) = [g for g in bot.games() if g.id == game]
+        # No move made, the record as it was (closing a page stores the hand message it brings up to date).
+        assert (after.moves, after.data["record"]) == (before.moves, before.data["record"])
+        fake.assert_no_violations()
