@@ -13,7 +13,7 @@ from bot.handlers.settings import point_to_game
 from bot.handlers.start import JOIN_PREFIX
 from bot.model import chat_defaults
 from bot.table import manners, rematch
-from bot.table.lobbies import refresh_lobby
+from bot.table.lobbies import refresh_lobby, remember_lobby_message
 from bot.table.service import GameService, TableError
 from bot.telegram.callbacks import LobbyAction, LobbyTap
 from bot.telegram.outbox import Outbox
@@ -67,7 +67,7 @@ async def new_game(
     await languages.adopt(message.chat.id, message.chat.type, language)
     await rematch.cancel_pending(service, message.chat.id, game.id)  # a new game: the rematch is off
     sent = await message.answer(captions.lobby_text(game), reply_markup=keyboards.lobby_markup(game))
-    await service.set_lobby_message(game, sent.message_id)
+    await remember_lobby_message(service, game, sent.message_id)
     if not person.private_ok:
         link = await create_start_link(message.bot, f"{JOIN_PREFIX}{game.id}")  # type: ignore[arg-type]
         await message.answer(texts.open_link_to_sit(person.name, link))

@@ -6,8 +6,8 @@ import logging
 
 from bot.display import captions, keyboards
 from bot.display.names import shown_names
-from bot.model.game import Game
-from bot.table.service import GameService
+from bot.model.game import Game, load_game
+from bot.table.service import GameService, TableError
 from bot.words import texts
 from bot.words.refusals import Refusal
 from storage import GameStatus
@@ -16,9 +16,36 @@ log = logging.getLogger(__name__)
 
 
 async def refresh_lobby(service: GameService, game: Game) -> None:
+    """Show the lobby of ``game`` as it is stored now.
+
+    An open lobby is read and shown under its lock: two changes made at once (Bob and Cat tap
+    Join together, on two instances) are then shown in the order they were committed, so an
+    edit carrying the older lobby cannot land last and hide a seat. A lobby that has ended
+    (started, cancelled) is shown as it is: its text no longer changes."""
+    if game.row.status is GameStatus.LOBBY:
+        try:
+            async with service.locked(game.id) as fresh:
+                await _show_if_known(service, fresh)
+        except TableError:
+            return  # gone or closed meanwhile: whoever ended it shows it
+        return
+    await _show_if_known(service, game)
+
+
+async def remember_lobby_message(service: GameService, drawn: Game, message_id: int) -> Game:
+    """Store ``message_id`` as the lobby's message, drawn from ``drawn``. A change that came while
+    it was being sent (a Join tapped the moment the message appeared) found no message to show
+    itself in, so the message is brought up to date."""
+    saved = await service.set_lobby_message(drawn, message_id)
+    if saved.row.version > drawn.row.version + 1:  # one save is ours: any other came in between
+        await refresh_lobby(service, saved)
+    return saved
+
+
+async def _show_if_known(service: GameService, game: Game) -> None:
     message_id = game.doc.game.lobby_message
     if message_id is None:
-        return
+        return  # its message is being sent: remember_lobby_message shows the change
     async with service.presenter.languages.speaking_to(game.row.chat_id):
         await _show_lobby(service, game, message_id)
 
@@ -49,10 +76,8 @@ async def show_recent_lobbies(service: GameService, now: float) -> int:
         if row.updated_at < now - RECENT_LOBBY_SECONDS:
             continue
         try:
-            async with service.locked(row.id) as game:
-                if game.row.status is GameStatus.LOBBY:
-                    await refresh_lobby(service, game)
-                    shown += 1
+            await refresh_lobby(service, load_game(row))
+            shown += 1
         except Exception:
             log.exception("lobby %s could not be shown", row.id)
     return shown

@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from bot.display import captions, keyboards
 from bot.model.game import load_game
+from bot.table.lobbies import remember_lobby_message
 from bot.table.service import GameService
 from storage import GameStatus
 
@@ -51,7 +52,7 @@ async def move_chat(service: GameService, old: int, new: int) -> bool:
             text, markup = captions.lobby_text(game), keyboards.lobby_markup(game)
         sent = await service.presenter.outbox.send_text(new, text, markup)
         if sent is not None:
-            await service.set_lobby_message(game, sent)
+            await remember_lobby_message(service, game, sent)
     elif game.row.status is GameStatus.PLAYING:
         await service.show(game)
     return True

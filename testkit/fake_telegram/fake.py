@@ -218,12 +218,20 @@ class FakeTelegram:
         code: int = 400,
         description: str = "Bad Request: injected error",
         apply_before_hang: bool = False,
+        delay: float = 1.0,
     ) -> None:
-        """The next ``times`` calls (of ``method``, in ``chat``) fail: "429", "500", "hang" or "error"."""
-        if kind not in ("429", "500", "hang", "error"):
+        """The next ``times`` calls (of ``method``, in ``chat``) fail: "429", "500", "hang" or "error";
+        or are "slow": answered ``delay`` seconds late, taking effect at once (``apply_before_hang``:
+        only the answer was slow) or only then (the call was slow to arrive)."""
+        if kind not in ("429", "500", "hang", "slow", "error"):
             raise ValueError(f"unknown fault kind {kind!r}")
         fault = Fault(
-            kind, retry_after=retry_after, code=code, description=description, apply_before_hang=apply_before_hang
+            kind,
+            retry_after=retry_after,
+            code=code,
+            description=description,
+            apply_before_hang=apply_before_hang,
+            delay=delay,
         )
         self.pipeline.injector.scripted.append(ScriptedFault(fault, method, self._chat_id(chat), times))
 

@@ -117,11 +117,12 @@ class Faults:
 
 @dataclass
 class Fault:
-    kind: str  # "429", "500", "hang", or "error" (a scripted ApiError)
+    kind: str  # "429", "500", "hang", "slow" (answered after ``delay``), or "error" (a scripted ApiError)
     retry_after: int = 1
     code: int = 0
     description: str = ""
-    apply_before_hang: bool = False
+    apply_before_hang: bool = False  # "slow": True takes effect at once (its answer is slow), False after the delay
+    delay: float = 0.0
 
 
 @dataclass

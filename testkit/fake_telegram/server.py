@@ -189,6 +189,8 @@ class ApiServer:
                 raise ApiError(500, errors.INTERNAL)
             if fault.kind == "error":
                 raise ApiError(fault.code, fault.description)
+            if fault.kind == "slow":
+                return Waiting(self._slow(fault, spec, params, files, entry))
             return Waiting(self._hang(request, fault, spec, params, files, entry))
         if chat is not None and counts_against_limits(spec.name):
             wait = p.limiter.check(chat.id, chat.is_group, time.monotonic())
@@ -221,6 +223,19 @@ class ApiServer:
                 break
             await asyncio.sleep(0.05)
         raise ApiError(500, errors.INTERNAL)
+
+    async def _slow(
+        self, fault: Fault, spec: MethodSpec, params: dict[str, Any], files: dict[str, Upload], entry: Entry
+    ) -> Any:
+        """The call is answered ``fault.delay`` seconds late, having taken effect at once
+        (``apply_before_hang``) or only when answered (it was slow to arrive)."""
+        if fault.apply_before_hang:
+            result = self._call(spec, params, files, entry)
+            await asyncio.sleep(fault.delay)
+        else:
+            await asyncio.sleep(fault.delay)
+            result = self._call(spec, params, files, entry)
+        return (await result.coroutine) if isinstance(result, Waiting) else result
 
     def _call(self, spec: MethodSpec, params: dict[str, Any], files: dict[str, Upload], entry: Entry) -> Any:
         p = self.p
