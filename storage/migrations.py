@@ -133,6 +133,9 @@ MIGRATIONS: tuple[str, ...] = (
     # bot/table/service.py wake_time); the wake-ups older versions left on ended games are dropped
     """
     UPDATE games SET wake_at = NULL WHERE status <> 'playing';
+    """,  # 8: a game in which someone asked for a hint (bot/table/hints.py): marked, and rated nowhere
+    """
+    ALTER TABLE results ADD COLUMN hinted INTEGER NOT NULL DEFAULT 0;
     """,
 )
 
@@ -259,5 +262,8 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     # 7: a finished game is woken too while it owes something
     """
     UPDATE games SET wake_at = NULL WHERE status <> 'playing';
+    """,  # 8: a game in which someone asked for a hint
+    """
+    ALTER TABLE results ADD COLUMN hinted INTEGER NOT NULL DEFAULT 0;
     """,
 )

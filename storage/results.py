@@ -62,6 +62,7 @@ class GameResult:
     ended_at: float
     scores: tuple[int, ...] = ()
     id: int = 0  # the order results were recorded in
+    hinted: bool = False  # someone asked for a hint during it: shown so, and never rated
 
     @property
     def finished(self) -> bool:
@@ -178,7 +179,7 @@ class ResultRepository:
             if stored:
                 return stored[0], False
             seats = list(result.seats)
-            if rate is not None and result.finished:
+            if rate is not None and result.finished and not result.hinted:
                 players = sorted({seat.player for seat in seats})
                 in_chat = await _skills(transaction, players, result.chat_id)
                 overall = await _skills(transaction, players, None)
@@ -188,8 +189,8 @@ class ResultRepository:
                     for seat, (chat, everywhere) in zip(seats, after, strict=True)
                 ]
             result_id = await transaction.insert(
-                "INSERT INTO results (game_id, chat_id, kind, preset, seats, outcome, scores, ended_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO results (game_id, chat_id, kind, preset, seats, outcome, scores, ended_at, hinted)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     result.game_id,
                     result.chat_id,
@@ -199,6 +200,7 @@ class ResultRepository:
                     result.outcome,
                     json.dumps(list(result.scores)),
                     result.ended_at or time.time(),
+                    int(result.hinted),
                 ),
             )
             await transaction.executemany(
@@ -388,7 +390,7 @@ async def _read(
 ) -> list[GameResult]:
     """Results (newest first) with their seats."""
     sql = (
-        "SELECT id, game_id, chat_id, kind, preset, outcome, scores, ended_at FROM results r"
+        "SELECT id, game_id, chat_id, kind, preset, outcome, scores, ended_at, hinted FROM results r"
         f" WHERE {where} ORDER BY r.id DESC"
     )
     if limit is not None:
@@ -430,6 +432,7 @@ async def _read(
             outcome=head[5],
             scores=tuple(json.loads(head[6])),
             ended_at=head[7],
+            hinted=bool(head[8]),
             seats=tuple(seats.get(head[0], ())),
         )
         for head in heads

@@ -6,7 +6,7 @@ from bot.display.names import shown_name, shown_names
 from bot.model import absence
 from bot.model.clock import clock_seconds
 from bot.model.game import Game
-from bot.words import manners_texts, table_texts, texts
+from bot.words import hint_texts, manners_texts, table_texts, texts
 from engine import Match, Rules
 
 
@@ -16,7 +16,8 @@ def lobby_text(game: Game) -> str:
     # "someone" only for a lobby stored before the creator's name was kept
     creator = seated or game.doc.options.creator or table_texts.someone()
     names = [shown_name(s) if s else None for s in game.doc.seats]
-    return texts.lobby_text(game.row.preset, rules, names, creator, fill_level=game.doc.options.computer_level)
+    text = texts.lobby_text(game.row.preset, rules, names, creator, fill_level=game.doc.options.computer_level)
+    return text + "\n\n" + hint_texts.lobby_hints_line() if game.doc.options.hints else text
 
 
 def status_lines(game: Game, match: Match) -> list[str]:

@@ -13,6 +13,7 @@ from bot.telegram.callbacks import (
     AwayTap,
     EndCode,
     HandTap,
+    HintTap,
     LevelTap,
     LobbyAction,
     LobbyTap,
@@ -24,7 +25,7 @@ from bot.telegram.callbacks import (
     SoloTap,
     TileTap,
 )
-from bot.words import manners_texts, room_texts, table_texts, texts
+from bot.words import hint_texts, manners_texts, room_texts, table_texts, texts
 from engine import ENDS, End, Match, Rules, Tile
 from engine.players import LEVELS
 
@@ -57,6 +58,7 @@ def lobby_markup(game: Game) -> InlineKeyboardMarkup:
                 button(table_texts.lobby_seats_button(seats), LobbyAction.SEATS),
                 button(manners_texts.lobby_clock_button(clock_seconds(game.doc, "group")), LobbyAction.CLOCK),
             ],
+            [button(hint_texts.lobby_hints_button(game.doc.options.hints), LobbyAction.HINTS)],
             [
                 button(table_texts.start_button(), LobbyAction.START),
                 button(table_texts.cancel_button(), LobbyAction.CANCEL),
@@ -89,6 +91,11 @@ def hand_markup(game: Game, match: Match, seat: int, links: TableLinks | None = 
         data = TileTap(game=game.id, version=version, tile=tile_code(tile)).pack()
         buttons.append(InlineKeyboardButton(text=label, callback_data=data))
     rows = [buttons[i : i + TILES_PER_ROW] for i in range(0, len(buttons), TILES_PER_ROW)]
+    if my_turn and game.offers_hints:
+        hint = InlineKeyboardButton(
+            text=hint_texts.hint_button(), callback_data=HintTap(game=game.id, version=version).pack()
+        )
+        rows.append([hint])
     rows += level_rows(game, match)
     rows += take_back_rows(game, match, seat)
     if links is not None and not match.is_over:  # a hand lives in a private chat, where web_app buttons work

@@ -12,7 +12,7 @@ from bot.display import captions, keyboards
 from bot.handlers.settings import point_to_game
 from bot.handlers.start import JOIN_PREFIX
 from bot.model import chat_defaults
-from bot.table import manners, rematch
+from bot.table import hints, manners, rematch
 from bot.table.lobbies import refresh_lobby, remember_lobby_message
 from bot.table.service import GameService, TableError
 from bot.telegram.callbacks import LobbyAction, LobbyTap
@@ -116,6 +116,8 @@ async def lobby_tap(
             game = await service.cycle_seats(callback_data.game, person)
         elif action is LobbyAction.CLOCK:
             game = await manners.cycle_clock(service, callback_data.game, person)
+        elif action is LobbyAction.HINTS:
+            game = await hints.switch_lobby_hints(service, callback_data.game, person)
         elif action is LobbyAction.CANCEL:
             game = await service.cancel(callback_data.game, person)
         elif action is LobbyAction.START:

@@ -1,4 +1,4 @@
-"""Taps on tiles in a hand, and "My hand" under the group's board."""
+"""Taps on tiles in a hand, 💡 under it, and "My hand" under the group's board."""
 
 from __future__ import annotations
 
@@ -6,10 +6,11 @@ from aiogram import Router
 from aiogram.types import CallbackQuery
 
 from bot.display import keyboards
+from bot.table import hints
 from bot.table.service import GameService, TableError
-from bot.telegram.callbacks import EndCode, HandTap, TileTap
+from bot.telegram.callbacks import EndCode, HandTap, HintTap, TileTap
 from bot.telegram.outbox import Outbox
-from bot.words import texts
+from bot.words import hint_texts, texts
 from bot.words.refusals import Notice, Refusal
 from engine import Tile, TileError, tile_of
 
@@ -66,3 +67,15 @@ async def hand_tap(query: CallbackQuery, callback_data: HandTap, service: GameSe
         await query.answer(error.refusal.text, show_alert=True)
         return
     await query.answer(Notice.HAND_SENT.text)
+
+
+@router.callback_query(HintTap.filter())
+async def hint_tap(query: CallbackQuery, callback_data: HintTap, service: GameService) -> None:
+    try:
+        given = await hints.give_hint(service, callback_data.game, query.from_user.id, callback_data.version)
+    except TableError as error:
+        await query.answer(error.refusal.text, show_alert=error.refusal is not Refusal.STALE)
+        if error.refusal is Refusal.STALE:
+            await service.refresh_hand(callback_data.game, query.from_user.id)
+        return
+    await query.answer(hint_texts.hint_answer(given.hint, ends=given.ends), show_alert=True)

@@ -173,6 +173,8 @@ def history_line(result: GameResult) -> str:
         verdict = score_texts.winner_verdict(winners[0])
     else:
         verdict = score_texts.shared_verdict(", ".join(winners))
+    if result.hinted:
+        verdict = score_texts.hinted_verdict(verdict)
     return score_texts.history_entry(result.game_id, scores.date_of(result), result.preset, ", ".join(names), verdict)
 
 

@@ -113,6 +113,9 @@ class TableOptions:
     # started it even while they have no seat (they have not opened the bot yet).  None in documents
     # written before it was kept, and then not stored: such a document is saved as it was.
     creator: str | None = Field(default=None, exclude_if=lambda value: value is None)
+    # Hints (💡 under a hand) in a group or friend game, as its creator chose in the lobby; a
+    # private game against the computer always has them. Not stored while off, as before.
+    hints: bool = Field(default=False, exclude_if=lambda value: not value)
 
 
 # A run-out of the clock to tell its person of: (seat, turn, the seat went away).
@@ -152,6 +155,8 @@ class GameState:
     owed: tuple[Notice, ...] = ()
     # Until when a payer (bot/table/manners.py pay_owed) is sending them: nobody else sends them meanwhile.
     owed_claimed_until: float | None = None
+    # The seats that asked for a hint: the game is marked so and rated nowhere (bot/table/hints.py).
+    hinted: tuple[int, ...] = Field(default=(), exclude_if=lambda value: not value)
 
 
 @dataclass(frozen=True, config=STORED)
@@ -257,6 +262,11 @@ class Game:
     @property
     def id(self) -> int:
         return self.row.id
+
+    @property
+    def offers_hints(self) -> bool:
+        """💡 under a hand: always against the computer in private, else as the lobby chose."""
+        return self.row.kind == "private" or self.doc.options.hints
 
 
 class _Written(NamedTuple):

@@ -16,7 +16,8 @@ game in a private chat (against the computer, or with a friend through a room) c
 only. Several computers of one level in one game are each rated from that level's rating, and
 the level then takes the mean of what they got. A rating is shown as ``round(40 * mu)``: a new
 player is at 1000, a win moves it up, a loss down. A game ended with /kill (or closed for being
-idle) is stored as abandoned: it changes no rating and counts as no game played.
+idle) is stored as abandoned: it changes no rating and counts as no game played. A game in which
+someone asked for a hint (bot/table/hints.py) counts as played, and changes no rating either.
 
 When: a finished game is recorded just before its final result is posted (bot/display/presenter.py), so
 the result can show the rating changes; a killed game when it is killed (bot/table/manners.py); and at
@@ -123,6 +124,7 @@ def result_of(game: Game) -> GameResult | None:
         outcome=outcome,
         ended_at=game.row.updated_at,
         scores=tuple(match.scores),
+        hinted=bool(game.doc.game.hinted),
     )
 
 
@@ -164,7 +166,8 @@ async def record(db: Database, game: Game) -> GameResult | None:
     result = result_of(game)
     if result is None:
         return None
-    stored, new = await db.results.record(result, rater(result) if result.finished else None)
+    rated = result.finished and not result.hinted
+    stored, new = await db.results.record(result, rater(result) if rated else None)
     if new:
         log.info("game %s: result recorded (%s)", game.id, stored.outcome)
     return stored
@@ -204,6 +207,9 @@ def with_ratings(caption: str, result: GameResult | None, limit: int = CAPTION_L
     """The final result's caption with the rating changes under it, as many as fit Telegram's limit."""
     if result is None or not result.finished:
         return caption
+    if result.hinted:
+        mark = score_texts.hinted_unrated()
+        return caption + "\n" + mark if len(caption) + 1 + len(mark) <= limit else caption
     found = changes(result)
     if not found:
         return caption

@@ -27,6 +27,7 @@ class LobbyAction(StrEnum):
     CLOCK = "clock"
     CANCEL = "cancel"
     START = "start"
+    HINTS = "hints"
 
     @classmethod
     def add(cls, level: str) -> LobbyAction:
@@ -82,6 +83,13 @@ class TileTap(CallbackData, prefix="t"):
     version: int
     tile: str  # two digits, high half first: "64"
     end: EndCode = EndCode.NONE
+
+
+class HintTap(CallbackData, prefix="hi"):
+    """💡 under a hand: the move the hard player would make, for the turn ``version`` names."""
+
+    game: GameId
+    version: int
 
 
 class HandTap(CallbackData, prefix="h"):

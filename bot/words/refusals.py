@@ -64,6 +64,7 @@ class Refusal(Answer):
     KICK_REFUSED = N_("Only the player who opened the game or a chat administrator can give a seat to a computer.")
     KICK_NOT_PLAYER = N_("That person is not playing in this game.")
     NO_GAME_HERE = N_("There is no game here right now. Type /new to start one.")
+    HINTS_OFF = N_("Hints are off in this game.")
 
     @classmethod
     def for_engine_code(cls, code: str) -> Refusal:

@@ -174,6 +174,15 @@ def abandoned_verdict() -> str:
     return _("abandoned")
 
 
+def hinted_verdict(verdict: str) -> str:
+    """A history line's verdict for a game played with hints (not rated)."""
+    return _("{verdict} · 💡 with hints, not rated").format(verdict=verdict)
+
+
+def hinted_unrated() -> str:
+    return _("💡 Hints were used in this game, so it changes no rating.")
+
+
 def history_hint() -> str:
     return _("/export followed by a number sends that game's record.")
 

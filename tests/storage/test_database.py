@@ -42,7 +42,7 @@ async def test_other_urls_are_refused_without_showing_a_password(url: str) -> No
 
 
 def test_both_dialects_have_the_same_migrations() -> None:
-    assert len(POSTGRES_MIGRATIONS) == len(MIGRATIONS) == 7
+    assert len(POSTGRES_MIGRATIONS) == len(MIGRATIONS) == 8
 
 
 async def test_migrations_run_once(database_url: str, dialect: str) -> None:

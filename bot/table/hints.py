@@ -1,0 +1,65 @@
+"""💡 Hints: the move the hard player would make for a person's seat, from that seat's own view.
+
+A private game against the computer always offers them; a group game only when its creator
+turned them on in the lobby. Asking is remembered in the game (``GameState.hinted``): its result
+says so and it changes no rating (bot/model/scores.py). The hint is computed from the seat's
+:class:`~engine.Observation` alone, with a seed of the game and turn, so asking twice at one turn
+gives the same answer.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import NamedTuple
+
+from bot.model import absence
+from bot.model.game import Game, turn_number
+from bot.table.service import GameService, TableError
+from bot.telegram.people import Person
+from bot.words.refusals import Refusal
+from engine.hints import Hint, hint
+from storage import GameStatus
+
+
+class GivenHint(NamedTuple):
+    hint: Hint
+    ends: int  # the open ends its tile fits (0: it leads), for the words
+
+
+async def give_hint(service: GameService, game_id: int, user_id: int, version: int) -> GivenHint:
+    """The hint for ``user_id``'s seat at the turn ``version`` names; the game is marked as hinted."""
+    async with service.locked(game_id) as game:
+        match = game.match
+        if game.row.status is not GameStatus.PLAYING or match is None:
+            raise TableError(Refusal.NO_GAME)
+        seat = game.doc.seat_of(user_id)
+        if seat is None:
+            raise TableError(Refusal.NOT_YOUR_GAME)
+        if not game.offers_hints:
+            raise TableError(Refusal.HINTS_OFF)
+        if version != turn_number(match):
+            raise TableError(Refusal.STALE)
+        if not absence.present(game.doc, seat):
+            raise TableError(Refusal.SEAT_AWAY)
+        state = match.round
+        if state.is_over or state.turn != seat:
+            raise TableError(Refusal.NOT_YOUR_TURN)
+        given = hint(match.observe(seat), random.Random(f"hint:{game.id}:{version}:{seat}"))
+        hinted = game.doc.game.hinted
+        if seat not in hinted:
+            doc = replace(game.doc, game=replace(game.doc.game, hinted=tuple(sorted((*hinted, seat)))))
+            await service.presenter.save_doc(game, doc)
+    line = state.line
+    return GivenHint(given, 0 if line.is_empty else len(line.ends_for(given.move.tile)))
+
+
+async def switch_lobby_hints(service: GameService, game_id: int, person: Person) -> Game:
+    """The lobby's 💡 button (its creator only): hints on or off for the game about to start."""
+    async with service.locked(game_id) as game:
+        if game.row.status is not GameStatus.LOBBY:
+            raise TableError(Refusal.LOBBY_CLOSED)
+        if person.user_id != game.row.creator_id:
+            raise TableError(Refusal.CREATOR_ONLY)
+        options = replace(game.doc.options, hints=not game.doc.options.hints)
+        return await service.presenter.save_doc(game, replace(game.doc, options=options))
