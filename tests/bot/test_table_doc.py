@@ -94,10 +94,14 @@ def test_every_field_has_one_key_in_the_stored_document() -> None:
     options = {item.name for item in fields(TableOptions)}
     game = {item.name for item in fields(GameState)}
     assert not options & game and not {"v", "seats"} & (options | game)
-    # The creator's name and the chats a result has reached came after version 1 was written, with
+    # The creator's name, the chats a result has reached and the hints came after version 1 was written, with
     # defaults that are not stored, so without a new version.
-    later = {"creator", "results_sent"}
-    doc = TableDoc(seats=(None,), options=TableOptions(creator="Ann"), game=GameState(results_sent=((1, 2),)))
+    later = {"creator", "results_sent", "hints", "hinted"}
+    doc = TableDoc(
+        seats=(None,),
+        options=TableOptions(creator="Ann", hints=True),
+        game=GameState(results_sent=((1, 2),), hinted=(0,)),
+    )
     assert set(doc.to_json()) == {"v", "seats"} | options | game == set(_v1()) | {"v"} | later
 
 

@@ -213,6 +213,7 @@ async def test_a_database_of_schema_4_gets_wake_ups(database_url: str) -> None:
     await old.backend.execute("DROP TABLE handled_updates")
     await old.backend.execute("DROP INDEX games_by_wake")
     await old.backend.execute("ALTER TABLE games DROP COLUMN wake_at")
+    await old.backend.execute("ALTER TABLE results DROP COLUMN hinted")  # migration 8, undone
     await old.backend.execute("DELETE FROM schema_version WHERE version >= 5")
     await old.backend.execute(
         "INSERT INTO games (chat_id, kind, status, preset, creator_id, version, data, created_at, updated_at)"
@@ -236,6 +237,7 @@ async def test_a_database_of_schema_6_drops_the_wake_ups_of_ended_games(database
     """Before migration 7 a finished game kept the wake-up of its last move; now a finished game
     with a wake-up owes something and is woken, so the old ones are dropped (a running game's stay)."""
     old = await Database.open(database_url)
+    await old.backend.execute("ALTER TABLE results DROP COLUMN hinted")  # migration 8, undone
     await old.backend.execute("DELETE FROM schema_version WHERE version >= 7")
     rows = {}
     for status in (GameStatus.PLAYING, GameStatus.FINISHED, GameStatus.CANCELLED):
@@ -256,6 +258,7 @@ async def test_a_database_of_schema_5_gets_handled_updates(database_url: str) ->
     """A database made before migration 6 keeps its games and starts with no update handled."""
     old = await Database.open(database_url)
     await old.backend.execute("DROP TABLE handled_updates")
+    await old.backend.execute("ALTER TABLE results DROP COLUMN hinted")  # migration 8, undone
     await old.backend.execute("DELETE FROM schema_version WHERE version >= 6")
     game = await old.games.create(
         chat_id=-5, kind="group", status=GameStatus.LOBBY, preset="duel", creator_id=1, data={}
@@ -268,6 +271,29 @@ async def test_a_database_of_schema_5_gets_handled_updates(database_url: str) ->
         with handling(1):
             await db.games.save(game)
         assert await db.handled.seen(1)
+        assert await db.integrity_ok()
+    finally:
+        await db.close()
+
+
+async def test_a_database_of_schema_7_keeps_its_results_unhinted(database_url: str) -> None:
+    """Results stored before migration 8 were played without hints."""
+    old = await Database.open(database_url)
+    await old.backend.execute("ALTER TABLE results DROP COLUMN hinted")
+    await old.backend.execute("DELETE FROM schema_version WHERE version >= 8")
+    game = await old.games.create(
+        chat_id=-5, kind="group", status=GameStatus.FINISHED, preset="duel", creator_id=1, data={}
+    )
+    await old.backend.execute(
+        "INSERT INTO results (game_id, chat_id, kind, preset, seats, outcome, scores, ended_at)"
+        " VALUES (?, -5, 'group', 'duel', 0, 'finished', '[]', 1.5)",
+        (game.id,),
+    )
+    await old.close()
+    db = await Database.open(database_url)
+    try:
+        stored = await db.results.get(game.id)
+        assert stored is not None and stored.hinted is False
         assert await db.integrity_ok()
     finally:
         await db.close()
