@@ -6,8 +6,8 @@ Run from the repository root::
     .venv/bin/python -m bench.hints --positions 10 --games 2
 
 1. **engine**: :func:`engine.hints.hint` (the hard player's search and the reason) on random
-   positions of every preset and seat count, as ``tests/engine/test_players_nopeek.py`` makes
-   them (some plays by a medium player, sometimes into a later round).
+   positions of every preset and seat count (``testkit/positions.py``: some plays by a medium
+   player, sometimes into a later round).
 2. **bot** (aim: p95 at most 300 ms): the bot runs unmodified (``python -m bot``) against the
    fake Telegram with Telegram's limits on; people play private ``fives`` games against one to
    three computers, tap 💡 on every turn and play the tile it names. Timed from the tap (the
@@ -28,10 +28,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from engine import PRESETS, Rules
+from engine import PRESETS
 from engine.hints import hint
-from engine.match import Match
-from engine.players import Medium
 from testkit.fake_telegram import FakeTelegram, Limits, User
 from testkit.launcher import BotLauncher, bot_env
 from testkit.people.players import (
@@ -43,25 +41,11 @@ from testkit.people.players import (
     tile_buttons,
     tile_key,
 )
+from testkit.positions import random_position
 
 TILE = re.compile(r"\[(\d)\|(\d)\]")
 END = re.compile(r"\b(left|right|up|down)\b")
 END_CODES = {"left": "l", "right": "r", "up": "u", "down": "d"}
-
-
-def position(rules: Rules, seats: int, rng: random.Random) -> Match:
-    while True:
-        game = Match.new(rules, seats, rng, None if rules.forced_lead else rng.randrange(seats))
-        player = Medium()
-        for _ in range(rng.randrange(0, 45)):
-            if game.round.is_over:
-                if game.is_over:
-                    break
-                game = game.deal_next(rng)
-                continue
-            game = game.apply(player.choose(game.observe(game.round.turn), rng))
-        if not game.round.is_over:
-            return game
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -84,7 +68,7 @@ def engine_phase(positions: int, seed: int) -> None:
     for rules in PRESETS.values():
         for seats in range(rules.min_seats, rules.max_seats + 1):
             for _ in range(positions):
-                game = position(rules, seats, rng)
+                game = random_position(rules, seats, rng)
                 observation = game.observe(game.round.turn)
                 started = time.perf_counter()
                 given = hint(observation, random.Random(rng.randrange(1 << 30)))

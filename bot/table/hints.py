@@ -13,8 +13,7 @@ import random
 from dataclasses import replace
 from typing import NamedTuple
 
-from bot.model import absence
-from bot.model.game import Game, turn_number
+from bot.model.game import Game
 from bot.table.service import GameService, TableError
 from bot.telegram.people import Person
 from bot.words.refusals import Refusal
@@ -30,18 +29,9 @@ class GivenHint(NamedTuple):
 async def give_hint(service: GameService, game_id: int, user_id: int, version: int) -> GivenHint:
     """The hint for ``user_id``'s seat at the turn ``version`` names; the game is marked as hinted."""
     async with service.locked(game_id) as game:
-        match = game.match
-        if game.row.status is not GameStatus.PLAYING or match is None:
-            raise TableError(Refusal.NO_GAME)
-        seat = game.doc.seat_of(user_id)
-        if seat is None:
-            raise TableError(Refusal.NOT_YOUR_GAME)
+        match, seat = service.present_seat(game, user_id, version)
         if not game.offers_hints:
             raise TableError(Refusal.HINTS_OFF)
-        if version != turn_number(match):
-            raise TableError(Refusal.STALE)
-        if not absence.present(game.doc, seat):
-            raise TableError(Refusal.SEAT_AWAY)
         state = match.round
         if state.is_over or state.turn != seat:
             raise TableError(Refusal.NOT_YOUR_TURN)

@@ -326,16 +326,7 @@ class GameService:
 
     async def tap_tile(self, game_id: int, user_id: int, version: int, tile: Tile, end: object) -> TapOutcome:
         async with self.locked(game_id) as game:
-            match = game.match
-            if game.row.status is not GameStatus.PLAYING or match is None:
-                raise TableError(Refusal.NO_GAME)
-            seat = game.doc.seat_of(user_id)
-            if seat is None:
-                raise TableError(Refusal.NOT_YOUR_GAME)
-            if version != turn_number(match):
-                raise TableError(Refusal.STALE)
-            if not absence.present(game.doc, seat):
-                raise TableError(Refusal.SEAT_AWAY)
+            match, seat = self.present_seat(game, user_id, version)
             move = Move(tile, end)  # type: ignore[arg-type]
             try:
                 match.check(move, seat=seat)  # the engine's own checks, the very ones that apply makes
@@ -346,6 +337,22 @@ class GameService:
             game = Game(game.row, absence.moved(game.doc, seat), match)  # their run-outs of the clock start again
             game = await self._play(game, seat, move, by_computer=False)
         return TapOutcome(game, played=True)
+
+    @staticmethod
+    def present_seat(game: Game, user_id: int, version: int) -> tuple[Match, int]:
+        """The match and ``user_id``'s seat, for a button of the turn ``version`` names; refused if
+        the game is not running, not theirs, at another turn, or a computer plays their seat."""
+        match = game.match
+        if game.row.status is not GameStatus.PLAYING or match is None:
+            raise TableError(Refusal.NO_GAME)
+        seat = game.doc.seat_of(user_id)
+        if seat is None:
+            raise TableError(Refusal.NOT_YOUR_GAME)
+        if version != turn_number(match):
+            raise TableError(Refusal.STALE)
+        if not absence.present(game.doc, seat):
+            raise TableError(Refusal.SEAT_AWAY)
+        return match, seat
 
     async def _play(self, game: Game, seat: int, move: Move, *, by_computer: bool) -> Game:
         """Apply and commit one move (and any forced lead of a new round that follows it)."""

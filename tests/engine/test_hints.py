@@ -11,7 +11,8 @@ from engine.hints import HEAVY_DOUBLE, Reason, explain, hint
 from engine.line import EMPTY_LINE, End
 from engine.players import Hard
 from engine.players.base import missing_numbers
-from tests.engine.test_players_nopeek import CASES, hidden_variant, random_position
+from testkit.positions import random_position
+from tests.engine.test_players_nopeek import CASES, hidden_variant
 
 POSITIONS = 4
 

@@ -18,31 +18,15 @@ from typing import Any
 
 import pytest
 
-from engine import PRESETS, Match, RecordError, Rules, Tile, read_record, replay, write_record
-from engine.players import LEVELS, Medium
+from engine import PRESETS, RecordError, Rules, Tile, read_record, replay, write_record
+from engine.players import LEVELS
 from engine.suggest import answer
+from testkit.positions import random_position
 
 POSITIONS = int(os.environ.get("NOPEEK_POSITIONS", "12"))
 """Positions per preset and seat count (``hard`` is asked at a third of them: it takes ~50 ms a move)."""
 
 CASES = [(preset, seats) for preset, rules in PRESETS.items() for seats in range(rules.min_seats, rules.max_seats + 1)]
-
-
-def random_position(rules: Rules, seats: int, rng: random.Random) -> Match:
-    """A match some plays into a round (sometimes a later round), with a seat to play."""
-    while True:
-        game = Match.new(rules, seats, rng, None if rules.forced_lead else rng.randrange(seats))
-        plays = rng.randrange(0, 45)
-        player = Medium()
-        for _ in range(plays):
-            if game.round.is_over:
-                if game.is_over:
-                    break
-                game = game.deal_next(rng)
-                continue
-            game = game.apply(player.choose(game.observe(game.round.turn), rng))
-        if not game.round.is_over:
-            return game
 
 
 def hidden_variant(record: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any] | None:

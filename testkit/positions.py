@@ -1,0 +1,25 @@
+"""Random positions of a match to ask a player about: a few plays into a round, sometimes a later one."""
+
+from __future__ import annotations
+
+import random
+
+from engine import Match, Rules
+from engine.players import Medium
+
+
+def random_position(rules: Rules, seats: int, rng: random.Random) -> Match:
+    """A match some plays (by a medium player) into a round (sometimes a later round), with a seat to play."""
+    while True:
+        game = Match.new(rules, seats, rng, None if rules.forced_lead else rng.randrange(seats))
+        plays = rng.randrange(0, 45)
+        player = Medium()
+        for _ in range(plays):
+            if game.round.is_over:
+                if game.is_over:
+                    break
+                game = game.deal_next(rng)
+                continue
+            game = game.apply(player.choose(game.observe(game.round.turn), rng))
+        if not game.round.is_over:
+            return game
