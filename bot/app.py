@@ -39,6 +39,7 @@ from bot.background.wakeups import WakeSweeper
 from bot.display.boards import BoardPainter
 from bot.display.pictures import PictureMaker
 from bot.display.presenter import Presenter
+from bot.display.replays import ReplayMaker
 from bot.display.table_links import TableLinks
 from bot.environment import Settings
 from bot.handlers import all_routers
@@ -120,10 +121,15 @@ def _problem(location: tuple[int | str, ...], kind: str, message: str) -> str:
 
 
 def build_dispatcher(
-    db: Database, service: GameService, outbox: Outbox, languages: Languages, quiet: QuietAnswers | None = None
+    db: Database,
+    service: GameService,
+    outbox: Outbox,
+    languages: Languages,
+    quiet: QuietAnswers | None = None,
+    replays: ReplayMaker | None = None,
 ) -> Dispatcher:
     """The dispatcher with its middlewares and routers; what a handler may ask for by name is
-    given here: ``db``, ``service``, ``outbox``, ``languages``, ``quiet`` and ``in_flight``."""
+    given here: ``db``, ``service``, ``outbox``, ``languages``, ``quiet``, ``in_flight`` and ``replays``."""
     in_flight = InFlight()
     dispatcher = Dispatcher(
         db=db,
@@ -132,6 +138,7 @@ def build_dispatcher(
         languages=languages,
         quiet=quiet or QuietAnswers(every=0),
         in_flight=in_flight,
+        replays=replays or ReplayMaker(workers=0),
     )
     dispatcher.update.outer_middleware(in_flight)
     dispatcher.update.outer_middleware(OncePerUpdate(db))
@@ -187,7 +194,9 @@ async def run(settings: Settings) -> None:
     sweeper = IdleSweeper(db, locks, idle_days=settings.idle_close_days, every=settings.idle_sweep_seconds)
     wakeups = WakeSweeper(service, every=settings.wake_sweep_seconds, lease=settings.wake_grace_seconds)
     quiet = QuietAnswers(pacer, every=settings.quiet_answer_seconds)  # refusals never hold up a game
-    dispatcher = build_dispatcher(db, service, outbox, languages, quiet)
+    replays = ReplayMaker(settings.render_workers)  # its own worker: a replay never delays a board
+    replays.start()
+    dispatcher = build_dispatcher(db, service, outbox, languages, quiet, replays)
     table: TableSite | None = None
     table_runner: web.AppRunner | None = None
     try:
@@ -242,6 +251,7 @@ async def run(settings: Settings) -> None:
         await service.close()
         boards.close()
         pictures.close()
+        replays.close()
         await db.close()
         await session.close()
         if redis is not None:

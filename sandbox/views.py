@@ -127,7 +127,8 @@ def _buttons(message: Message) -> list[list[dict[str, str]]]:
 def message_view(message: Message, world: World) -> dict[str, Any]:
     sender = world.users.get(message.sender_id)
     photo = message.photo[-1] if message.photo else None
-    document = message.document
+    animation = message.animation
+    document = message.document if animation is None else None  # an animation is shown, not offered as a file
     return {
         "id": message.message_id,
         "from": {
@@ -140,6 +141,13 @@ def message_view(message: Message, world: World) -> dict[str, Any]:
         "photo": None
         if photo is None
         else {"url": f"/files/{photo['file_id']}", "width": photo["width"], "height": photo["height"]},
+        "animation": None
+        if animation is None
+        else {
+            "url": f"/files/{animation['file_id']}",
+            "width": animation.get("width", 0),
+            "height": animation.get("height", 0),
+        },
         "document": None
         if document is None
         else {

@@ -128,7 +128,9 @@ class SandboxSite:
         if stored is None:
             return _refusal(404, "There is no such file (any more).")
         headers = {"Cache-Control": "private, max-age=86400, immutable"}
-        if stored.kind == "document":
+        if stored.kind == "document" and stored.data[4:8] == b"ftyp":  # an animation, played in the page
+            content_type = "video/mp4"
+        elif stored.kind == "document":
             name = "".join(c for c in stored.file_name or "document" if c.isprintable()) or "document"
             plain = name.encode("ascii", "replace").decode().replace('"', "").replace("?", "_")
             headers["Content-Disposition"] = f"attachment; filename=\"{plain}\"; filename*=UTF-8''{quote(name)}"

@@ -17,6 +17,7 @@ from bot.telegram.callbacks import (
     LevelTap,
     LobbyAction,
     LobbyTap,
+    ReplayTap,
     RoomAction,
     RoomTap,
     RulesTap,
@@ -25,7 +26,7 @@ from bot.telegram.callbacks import (
     SoloTap,
     TileTap,
 )
-from bot.words import hint_texts, manners_texts, room_texts, table_texts, texts
+from bot.words import hint_texts, manners_texts, replay_texts, room_texts, table_texts, texts
 from engine import ENDS, End, Match, Rules, Tile
 from engine.players import LEVELS
 
@@ -111,6 +112,13 @@ def hand_markup(game: Game, match: Match, seat: int, links: TableLinks | None = 
             ]
         )
     return InlineKeyboardMarkup(inline_keyboard=rows or [[]])
+
+
+def with_replay(game_id: int, markup: InlineKeyboardMarkup | None) -> InlineKeyboardMarkup:
+    """A game's final result keyboard: its own buttons (Rematch), then 🎬 Replay."""
+    rows = list(markup.inline_keyboard) if markup is not None else []
+    button = InlineKeyboardButton(text=replay_texts.replay_button(), callback_data=ReplayTap(game=game_id).pack())
+    return InlineKeyboardMarkup(inline_keyboard=[*rows, [button]])
 
 
 def take_back_markup(game_id: int) -> InlineKeyboardMarkup:

@@ -59,7 +59,7 @@ def _warm_up() -> None:
     draw_table(match.table(), ["a", "b"])
 
 
-def _exit_with_parent(parent: int) -> None:
+def exit_with_parent(parent: int) -> None:
     """In a worker: end when the bot is gone.
 
     A worker waits on a queue that it holds both ends of, so it never sees the bot die; after
@@ -88,7 +88,7 @@ class PictureMaker:
             self._pool = ProcessPoolExecutor(
                 self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_exit_with_parent,
+                initializer=exit_with_parent,
                 initargs=(os.getpid(),),
             )
             for _ in range(self.workers):

@@ -14,6 +14,7 @@ from bot.handlers import (
     lobby,
     play,
     rematch,
+    replays,
     rooms,
     scores,
     settings,
@@ -38,5 +39,6 @@ def all_routers() -> list[Router]:
         settings.router,
         table_manners.router,
         scores.router,
+        replays.router,
         errors.router,
     ]

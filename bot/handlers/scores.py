@@ -7,6 +7,7 @@ In a group each shows that group's games only; in a private chat, the person's o
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from aiogram import Router
@@ -185,27 +186,12 @@ def history_line(result: GameResult) -> str:
 async def export_command(
     message: Message, command: CommandObject, db: Database, quiet: QuietAnswers, person: Person | None = None
 ) -> None:
-    in_chat = _in_chat(message)
-    word = (command.args or "").strip().removeprefix("#")
-    if not in_chat and person is None:
-        await message.reply(score_texts.who_are_you())
+    result = await chosen_result(
+        message, command, db, quiet, person, how=score_texts.export_how(), nothing=score_texts.export_nothing
+    )
+    if result is None:
         return
-    owner = None if in_chat or person is None else person.user_id
-    if word:
-        if not (word.isascii() and word.isdigit()) or len(word) > 12:
-            await quiet.answer(message, score_texts.export_how(), reply=True)
-            return
-        result = await db.results.get(int(word))
-        if result is None or not belongs(result, message.chat.id if in_chat else None, owner):
-            await message.reply(score_texts.export_unknown(int(word), in_chat))
-            return
-    else:
-        result = await (
-            db.results.last_finished(chat_id=message.chat.id) if in_chat else db.results.last_finished(user_id=owner)
-        )
-        if result is None:
-            await message.reply(score_texts.export_nothing(in_chat))
-            return
+    in_chat = _in_chat(message)
     record = await export_record(db, result)
     if record is None:
         await message.reply(score_texts.export_unknown(result.game_id, in_chat))
@@ -215,6 +201,42 @@ async def export_command(
     )
     caption = score_texts.export_caption(result.game_id, result.preset, scores.date_of(result))
     await message.answer_document(document, caption=caption)
+
+
+async def chosen_result(
+    message: Message,
+    command: CommandObject,
+    db: Database,
+    quiet: QuietAnswers,
+    person: Person | None,
+    *,
+    how: str,
+    nothing: Callable[[bool], str],
+) -> GameResult | None:
+    """The game a command names (``/export 12``), or the last finished one, of this chat (a group)
+    or of the person (a private chat); None once the refusal is said (``how``: a bad number,
+    ``nothing``: no game yet)."""
+    in_chat = _in_chat(message)
+    word = (command.args or "").strip().removeprefix("#")
+    if not in_chat and person is None:
+        await message.reply(score_texts.who_are_you())
+        return None
+    owner = None if in_chat or person is None else person.user_id
+    if word:
+        if not (word.isascii() and word.isdigit()) or len(word) > 12:
+            await quiet.answer(message, how, reply=True)
+            return None
+        result = await db.results.get(int(word))
+        if result is None or not belongs(result, message.chat.id if in_chat else None, owner):
+            await message.reply(score_texts.export_unknown(int(word), in_chat))
+            return None
+        return result
+    result = await (
+        db.results.last_finished(chat_id=message.chat.id) if in_chat else db.results.last_finished(user_id=owner)
+    )
+    if result is None:
+        await message.reply(nothing(in_chat))
+    return result
 
 
 def belongs(result: GameResult, chat_id: int | None, user_id: int | None) -> bool:

@@ -92,6 +92,12 @@ class HintTap(CallbackData, prefix="hi"):
     version: int
 
 
+class ReplayTap(CallbackData, prefix="rp"):
+    """🎬 under a game's final result: the whole game as an animation, into the chat tapped in."""
+
+    game: GameId
+
+
 class HandTap(CallbackData, prefix="h"):
     """ "My hand" under the group's board: send the tapping player's hand to their private chat."""
 

@@ -126,6 +126,32 @@ class Outbox:
         )
         return message.message_id if isinstance(message, Message) else None
 
+    async def send_animation(
+        self,
+        chat_id: int,
+        animation: bytes | str,
+        filename: str,
+        caption: str,
+        *,
+        width: int,
+        height: int,
+        seconds: int,
+    ) -> tuple[int, str] | None:
+        """An MP4 or GIF, played inline; ``animation`` is the bytes, or a file id Telegram gave
+        before. Returns (message id, file id to send it again with), or None."""
+        media = BufferedInputFile(animation, filename) if isinstance(animation, bytes) else animation
+        message = await self._counted(
+            "sendAnimation",
+            chat_id,
+            lambda: self.bot.send_animation(
+                chat_id, media, caption=caption, width=width, height=height, duration=seconds
+            ),
+        )
+        if not isinstance(message, Message):
+            return None
+        sent = message.animation or message.document
+        return message.message_id, sent.file_id if sent is not None else ""
+
     # The edits say whether the message still shows what was asked: False when it is gone.
     # "message is not modified" counts as shown (``_call`` returns None for it, not an error).
 

@@ -444,6 +444,7 @@ function previewParts(chat, last) {
 function messageSummary(message) {
   const text = plainText(message.html);
   if (message.photo) return text ? `🖼 ${text}` : "Photo";
+  if (message.animation) return text ? `🎬 ${text}` : "GIF";
   if (message.document) return text ? `📎 ${text}` : message.document.name;
   return text;
 }
@@ -555,7 +556,8 @@ function messageNode(chat, message) {
   const classes = ["message", mine ? "outgoing" : "incoming"];
   if (inGroup && !mine) classes.push("with-avatar");
   const hasKeyboard = Boolean(message.buttons && message.buttons.length);
-  const bodyClasses = ["message-body", message.photo ? "has-photo" : "", hasKeyboard ? "has-keyboard" : ""];
+  const media = message.photo || message.animation;
+  const bodyClasses = ["message-body", media ? "has-photo" : "", hasKeyboard ? "has-keyboard" : ""];
   const body = el("div", { class: bodyClasses.join(" ").trim() }, bubbleNode(chat, message, mine));
   if (hasKeyboard) body.append(keyboardNode(chat, message));
   const avatar =
@@ -572,14 +574,16 @@ function messageNode(chat, message) {
 function bubbleNode(chat, message, mine) {
   const text = message.html || "";
   const classes = ["bubble"];
-  if (message.photo) classes.push("has-photo");
-  if (message.photo && !text) classes.push("photo-only");
+  const media = message.photo || message.animation;
+  if (media) classes.push("has-photo");
+  if (media && !text) classes.push("photo-only");
   const bubble = el("div", { class: classes.join(" ") });
   if (chat.type !== "private" && !mine) {
     bubble.append(el("div", { class: `sender peer-text-${peerColor(message.from.id)}`, text: message.from.name }));
   }
   if (message.reply_to) bubble.append(replyNode(chat, message.reply_to));
   if (message.photo) bubble.append(photoNode(message.photo));
+  if (message.animation) bubble.append(animationNode(message.animation));
   if (message.document) bubble.append(documentNode(message.document));
   const meta = metaNode(message);
   const content = el("div", { class: "content" });
@@ -619,6 +623,18 @@ function photoNode(photo) {
     image.style.aspectRatio = `${photo.width} / ${photo.height}`;
   }
   return image;
+}
+
+function animationNode(animation) {
+  // As Telegram plays a GIF or a sound-less MP4: at once, silently, over and over.
+  const video = el("video", { class: "photo animation", src: animation.url, "aria-label": "GIF" });
+  Object.assign(video, { autoplay: true, loop: true, muted: true, playsInline: true });
+  if (animation.width && animation.height) {
+    video.width = animation.width;
+    video.height = animation.height;
+    video.style.aspectRatio = `${animation.width} / ${animation.height}`;
+  }
+  return video;
 }
 
 function documentNode(documentInfo) {

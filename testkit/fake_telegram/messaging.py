@@ -9,7 +9,7 @@ from . import errors
 from .context import Call, target_message
 from .errors import ApiError, bad_request
 from .formatting import FormattedText
-from .media import Upload, check_photo
+from .media import Upload, animation_facts, check_photo
 from .shapes import message_json
 from .state import ADMIN, CREATOR, Chat, Message
 
@@ -115,6 +115,26 @@ def send_document(call: Call) -> dict[str, Any]:
     reply_to = _reply_to(call, chat.messages)
     document = _document(call, call.params["document"])
     return _new_message(call, chat.id, document=document, caption=caption, reply_markup=markup, reply_to=reply_to)
+
+
+def send_animation(call: Call) -> dict[str, Any]:
+    """An MP4 (H.264, no sound) or a GIF, played inline. Telegram's message has the file twice:
+    as ``animation`` (with its size, length and type, read from the file) and as ``document``."""
+    caption = call.validator.caption(call.params)
+    markup = call.markup()
+    chat = call.chat(call.params["chat_id"], write=True)
+    reply_to = _reply_to(call, chat.messages)
+    value = call.params["animation"]
+    document = _document(call, value)  # a file id sent again keeps its ids, as Telegram's do
+    data = value.data if isinstance(value, Upload) else call.world.files.resolve(str(value), "document").data
+    facts = animation_facts(data)
+    if facts is None:  # neither an MP4 nor a GIF: Telegram sends it as a file
+        return _new_message(call, chat.id, document=document, caption=caption, reply_markup=markup, reply_to=reply_to)
+    width, height, duration, mime = facts
+    animation = {**document, "mime_type": mime, "width": width, "height": height, "duration": duration}
+    return _new_message(
+        call, chat.id, animation=animation, document=document, caption=caption, reply_markup=markup, reply_to=reply_to
+    )
 
 
 def _inline_only(markup: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -274,6 +294,7 @@ HANDLERS: dict[str, Callable[[Call], Any]] = {
     "sendMessage": send_message,
     "sendPhoto": send_photo,
     "sendDocument": send_document,
+    "sendAnimation": send_animation,
     "editMessageText": edit_message_text,
     "editMessageCaption": edit_message_caption,
     "editMessageMedia": edit_message_media,

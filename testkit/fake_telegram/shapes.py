@@ -119,6 +119,8 @@ def message_json(message: Message, world: World, *, with_reply: bool = True) -> 
             data["entities"] = message.text.json_entities()
         if message.link_preview_options:
             data["link_preview_options"] = message.link_preview_options
+    if message.animation is not None:
+        data["animation"] = message.animation
     if message.document is not None:
         data["document"] = message.document
     if message.photo is not None:

@@ -323,6 +323,21 @@ BUILTIN_METHODS: dict[str, tuple[str, list[tuple[str, str, bool, str]]]] = {
             _MARKUP_ANY,
         ],
     ),
+    "sendAnimation": (
+        "Message",
+        [
+            _CHAT,
+            ("animation", "InputFile|String", True, ""),
+            ("duration", "Integer", False, ""),
+            ("width", "Integer", False, ""),
+            ("height", "Integer", False, ""),
+            ("thumbnail", "InputFile|String", False, ""),
+            *_CAPTION,
+            ("has_spoiler", "Boolean", False, ""),
+            *_SEND_COMMON,
+            _MARKUP_ANY,
+        ],
+    ),
     "sendChatAction": (
         "Boolean",
         [

@@ -47,6 +47,7 @@ class Message:
     caption: FormattedText | None = None
     photo: list[dict[str, Any]] | None = None
     document: dict[str, Any] | None = None
+    animation: dict[str, Any] | None = None  # sendAnimation: shown inline; ``document`` has the same file
     reply_markup: dict[str, Any] | None = None  # as sent; only inline keyboards are shown back
     reply_to: int | None = None
     edit_date: int | None = None

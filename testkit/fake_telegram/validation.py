@@ -61,6 +61,7 @@ MISSING: dict[tuple[str, str], str] = {
     ("editMessageText", "text"): errors.TEXT_EMPTY,
     ("sendPhoto", "photo"): "Bad Request: there is no photo in the request",
     ("sendDocument", "document"): "Bad Request: there is no document in the request",
+    ("sendAnimation", "animation"): "Bad Request: there is no animation in the request",
     ("deleteMessage", "message_id"): "Bad Request: message identifier is not specified",
     ("answerCallbackQuery", "callback_query_id"): errors.QUERY_TOO_OLD,
     ("getChatMember", "user_id"): "Bad Request: invalid user_id specified",

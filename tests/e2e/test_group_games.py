@@ -84,14 +84,16 @@ async def test_group_game(
     assert audit_group_hands(fake, group, people) > 0
 
     # Once the game is over no board in the group still offers "My hand" or claims a turn (the final
-    # result's Rematch is the only button left).  The last board waits for the group's budget, which
+    # result's Rematch and Replay are the only buttons left).  The last board waits for the group's budget, which
     # may come after the bot has been quiet for a moment: wait for it rather than race it.
     def stale() -> list[int]:
         return [
             m.message_id
             for m in fake.messages(group, from_bot=True)
             if m.photo
-            and any(not str(b.get("callback_data", "")).startswith("rm:") for r in m.inline_keyboard for b in r)
+            and any(
+                not str(b.get("callback_data", "")).startswith(("rm:", "rp:")) for r in m.inline_keyboard for b in r
+            )
         ]
 
     with contextlib.suppress(TimeoutError):

@@ -273,6 +273,13 @@ def test_one_person_plays_a_whole_private_game_against_the_computer(phone: Phone
     assert disposition.startswith("attachment; filename=")
     assert record["preset"] == "quickblock"
 
+    # 🎬 Replay under the result: the animation plays in the page (Debian's Chromium decodes H.264).
+    phone.tap_button("rp:", "the Replay button")
+    video = phone.wait(lambda: phone.one("video.animation"), "the replay")
+    phone.wait(lambda: phone.driver.execute_script("return arguments[0].readyState >= 2", video), "the replay playing")
+    assert phone.driver.execute_script("return arguments[0].videoWidth", video) == 720
+    phone.shot("private-replay")
+
 
 def test_two_people_play_a_group_game_from_new_to_the_result(phone: Phone) -> None:
     ann, bob = phone.people["Ann"], phone.people["Bob"]

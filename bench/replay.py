@@ -1,0 +1,72 @@
+"""How long a 🎬 replay takes to draw and encode, and how big it is (aims: the longest match of any
+preset within 10 s, at most 10 MB).
+
+Run from the repository root::
+
+    .venv/bin/python -m bench.replay              # about a minute
+    .venv/bin/python -m bench.replay --games 5
+
+For every preset and seat count, ``--games`` matches are played by medium players (seeded); the
+shortest and the longest (by steps: deals, plays, round ends) are drawn with
+:func:`renderer.replay.steps` and encoded with :func:`renderer.replay.encode_animation`, as the
+bot's replay worker does, one at a time in this process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+
+from engine import PRESETS, Match, Rules, write_record
+from engine.players import Medium
+from renderer.replay import encode_animation, steps
+
+NAMES = ["Ann", "Bob", "Cat", "Dan"]
+
+
+def play(rules: Rules, seats: int, rng: random.Random) -> Match:
+    game = Match.new(rules, seats, rng)
+    player = Medium()
+    while not game.is_over:
+        if game.round.is_over:
+            game = game.deal_next(rng)
+        game = game.apply(player.choose(game.observe(game.round.turn), rng))
+    return game
+
+
+def step_count(game: Match) -> int:
+    return sum(2 + len(state.plays()) for state in game.rounds)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=12, help="matches played per preset and seat count")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    rng = random.Random(args.seed)
+    worst = (0.0, "")
+    print(f"{'game':<22} {'steps':>5} {'length':>7} {'draw':>6} {'encode':>7} {'size':>9}  format")
+    for preset, rules in PRESETS.items():
+        for seats in range(rules.min_seats, rules.max_seats + 1):
+            games = sorted((play(rules, seats, rng) for _ in range(args.games)), key=step_count)
+            for label, game in (("shortest", games[0]), ("longest", games[-1])):
+                started = time.perf_counter()
+                frames = steps(write_record(game), NAMES[:seats])
+                drawn = time.perf_counter()
+                animation = encode_animation(frames)
+                done = time.perf_counter()
+                name = f"{preset} {seats} seats {label}"
+                print(
+                    f"{name:<22} {len(frames):>5} {animation.seconds:>6.0f}s {drawn - started:>5.2f}s"
+                    f" {done - drawn:>6.2f}s {len(animation.data) / 1024:>7.0f} KB  {animation.format}"
+                    f" {animation.width}x{animation.height}"
+                )
+                worst = max(worst, (done - started, name))
+    print(f"slowest: {worst[1]}, {worst[0]:.2f} s to draw and encode")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

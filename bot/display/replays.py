@@ -1,0 +1,90 @@
+"""🎬 Replays: a finished game drawn as an animation, away from the event loop and the board pictures.
+
+An animation takes seconds to draw and encode (``bench/replay.py``), so it has a worker process
+of its own: a replay asked for never delays another game's board. The words on its frames are
+the reader's (drawn in the worker, in that language). Telegram keeps what it was sent, so each
+(game, language) is drawn once; later asks send Telegram's file id again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import multiprocessing
+import os
+from collections.abc import Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, NamedTuple
+
+from bot.display.pictures import exit_with_parent
+from bot.words import replay_texts, table_texts
+from bot.words.i18n import speaking
+from engine import Event
+from renderer.replay import render_replay
+
+CACHED = 256  # file ids kept, newest first
+
+
+class Clip(NamedTuple):
+    data: bytes
+    filename: str
+    width: int
+    height: int
+    seconds: int
+
+
+def _describe(events: Sequence[Event], names: Sequence[str]) -> list[str]:
+    # The captions' words, drawn as text: the names unescaped and no tags.
+    return [html.unescape(words) for words in table_texts.describe_events(list(events), list(names))]
+
+
+def draw_replay(record: dict[str, Any], names: Sequence[str], language: str) -> Clip:
+    """In a worker: the game in ``record`` as an animation with words in ``language``."""
+    with speaking(language):
+        animation = render_replay(record, list(names), describe=_describe, title=replay_texts.round_title)
+    return Clip(animation.data, animation.filename, animation.width, animation.height, round(animation.seconds))
+
+
+class ReplayMaker:
+    def __init__(self, workers: int) -> None:
+        self.workers = min(workers, 1)
+        self._pool: Executor | None = None
+        self._sent: dict[tuple[int, str], tuple[str, Clip]] = {}
+        self.drawing: set[int] = set()  # chats a replay is being drawn for
+
+    def start(self) -> None:
+        if self.workers > 0 and self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=exit_with_parent,
+                initargs=(os.getpid(),),
+            )
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    async def draw(self, record: dict[str, Any], names: Sequence[str], language: str) -> Clip:
+        if self._pool is None:
+            return await asyncio.to_thread(draw_replay, record, list(names), language)
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._pool, draw_replay, record, list(names), language)
+        except BrokenProcessPool:
+            self.close()
+            self.start()
+            return await asyncio.to_thread(draw_replay, record, list(names), language)
+
+    def sent_before(self, game_id: int, language: str) -> tuple[str, Clip] | None:
+        """Telegram's file id of this game's replay in ``language``, and its clip, if sent before."""
+        return self._sent.get((game_id, language))
+
+    def remember(self, game_id: int, language: str, file_id: str, clip: Clip) -> None:
+        if not file_id:
+            return
+        self._sent[(game_id, language)] = (file_id, clip._replace(data=b""))
+        while len(self._sent) > CACHED:
+            self._sent.pop(next(iter(self._sent)))

@@ -1,0 +1,126 @@
+"""The replay animation: one step per move of the record, the final scores shown, an MP4 a phone plays."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import av
+import pytest
+
+from engine import PRESETS, Match, RecordError, Rules, write_record
+from engine.players import Medium
+from renderer.replay import (
+    DEAL_SECONDS,
+    LAST_EXTRA_SECONDS,
+    ROUND_END_SECONDS,
+    Step,
+    encode_animation,
+    move_seconds,
+    render_replay,
+    steps,
+)
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def played(preset: str, seats: int, seed: int = 1) -> Match:
+    rng = random.Random(seed)
+    game = Match.new(Rules.preset(preset), seats, rng)
+    player = Medium()
+    while not game.is_over:
+        if game.round.is_over:
+            game = game.deal_next(rng)
+        game = game.apply(player.choose(game.observe(game.round.turn), rng))
+    return game
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_one_step_per_move_and_a_pause_at_each_rounds_end(preset: str) -> None:
+    game = played(preset, 2)
+    said: list[str] = []
+
+    def describe(events: Any, names: Any) -> list[str]:
+        words = [f"{names[event.seat]}:{type(event).__name__}" for event in events]
+        said.extend(words)
+        return words
+
+    frames = steps(write_record(game), ["Ann", "Bob"], width=360, describe=describe)
+    expected: list[float] = []
+    per_move = move_seconds(sum(len(state.plays()) for state in game.rounds))
+    for state in game.rounds:
+        expected += [DEAL_SECONDS] + [per_move] * len(state.plays()) + [ROUND_END_SECONDS]
+    expected[-1] += LAST_EXTRA_SECONDS
+    assert [frame.seconds for frame in frames] == expected
+    assert len({frame.image.size for frame in frames}) == 1 and frames[0].image.size[1] % 2 == 0
+    plays = sum(len(state.plays()) for state in game.rounds)
+    assert sum(1 for word in said if word.endswith(":Played")) == plays  # each play told once
+
+
+def test_the_last_frame_is_the_final_result_with_every_hand() -> None:
+    game = played("fives", 2, seed=4)
+    frames = steps(write_record(game), ["Ann", "Bob"], width=360)
+    final = frames[-1].image
+    # The result picture has a band of hands over the line: a different picture from the table's.
+    assert final.tobytes() != frames[-2].image.tobytes()
+    assert max(game.scores) >= (game.rules.target(2) or 0)
+
+
+def test_the_animation_is_an_h264_mp4_with_every_step() -> None:
+    game = played("draw", 3, seed=2)
+    animation = render_replay(write_record(game), ["Ann", "Bob", "Cat"])
+    assert animation.format == "mp4" and animation.mime == "video/mp4"
+    with av.open(io.BytesIO(animation.data)) as container:
+        stream = container.streams.video[0]
+        assert stream.codec_context.name == "h264" and not container.streams.audio
+        times = [float(frame.time) for frame in container.decode(stream)]
+    assert len(times) == animation.frames + 1  # the last step once more, to hold it
+    assert times[-1] == pytest.approx(animation.seconds, abs=0.01)
+    assert len(animation.data) < 10 * 1024 * 1024
+
+
+def test_a_gif_is_sent_where_it_is_smaller() -> None:
+    from renderer import palette, theme
+
+    still = palette.canvas((64, 48), theme.FELT)
+    animation = encode_animation([Step(still, 1.0), Step(still, 1.0)])
+    assert animation.format == "gif" and animation.data.startswith(b"GIF8")
+
+
+def test_a_broken_record_draws_nothing() -> None:
+    record = write_record(played("duel", 2))
+    record["rounds"][0]["plays"][0]["tile"] = "9-9"
+    with pytest.raises(RecordError):
+        steps(record)
+    with pytest.raises(ValueError):
+        encode_animation([])
+
+
+def test_the_command_line_replays_an_exported_record(tmp_path: Path) -> None:
+    record = write_record(played("block", 2), {"names": ["Ann", "Bob"]})
+    source = tmp_path / "game.json"
+    source.write_text(json.dumps(record), encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-m", "renderer", "replay", str(source), str(tmp_path / "game.mp4")],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    made = tmp_path / "game.mp4"
+    assert made.read_bytes() == render_replay(record).data  # the bot's words aside, the same animation
+    (tmp_path / "broken.json").write_text("{", encoding="utf-8")
+    broken = subprocess.run(
+        [sys.executable, "-m", "renderer", "replay", str(tmp_path / "broken.json"), str(tmp_path / "x.mp4")],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+    )
+    assert broken.returncode == 1 and "cannot be read" in broken.stderr and not (tmp_path / "x.mp4").exists()
