@@ -19,21 +19,11 @@ import random
 import sys
 import time
 
-from engine import PRESETS, Match, Rules, write_record
-from engine.players import Medium
+from engine import PRESETS, Match, write_record
 from renderer.replay import encode_animation, steps
+from testkit.positions import played_out
 
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
-
-
-def play(rules: Rules, seats: int, rng: random.Random) -> Match:
-    game = Match.new(rules, seats, rng)
-    player = Medium()
-    while not game.is_over:
-        if game.round.is_over:
-            game = game.deal_next(rng)
-        game = game.apply(player.choose(game.observe(game.round.turn), rng))
-    return game
 
 
 def step_count(game: Match) -> int:
@@ -50,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'game':<22} {'steps':>5} {'length':>7} {'draw':>6} {'encode':>7} {'size':>9}  format")
     for preset, rules in PRESETS.items():
         for seats in range(rules.min_seats, rules.max_seats + 1):
-            games = sorted((play(rules, seats, rng) for _ in range(args.games)), key=step_count)
+            games = sorted((played_out(rules, seats, rng) for _ in range(args.games)), key=step_count)
             for label, game in (("shortest", games[0]), ("longest", games[-1])):
                 started = time.perf_counter()
                 frames = steps(write_record(game), NAMES[:seats])

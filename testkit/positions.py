@@ -1,4 +1,4 @@
-"""Random positions of a match to ask a player about: a few plays into a round, sometimes a later one."""
+"""Matches to ask a player about or to draw: a few plays into a round (sometimes a later one), or played out."""
 
 from __future__ import annotations
 
@@ -23,3 +23,14 @@ def random_position(rules: Rules, seats: int, rng: random.Random) -> Match:
             game = game.apply(player.choose(game.observe(game.round.turn), rng))
         if not game.round.is_over:
             return game
+
+
+def played_out(rules: Rules, seats: int, rng: random.Random) -> Match:
+    """A whole match played by medium players, to its end."""
+    game = Match.new(rules, seats, rng)
+    player = Medium()
+    while not game.is_over:
+        if game.round.is_over:
+            game = game.deal_next(rng)
+        game = game.apply(player.choose(game.observe(game.round.turn), rng))
+    return game

@@ -487,6 +487,15 @@ def _seat_count(fake: FakeTelegram, lobby: Lobby) -> int | None:
     return None
 
 
+def data_of(message: Message, prefix: str) -> str | None:
+    """The callback data of the button under ``message`` whose data starts with ``prefix``, if any."""
+    for row in message.inline_keyboard:
+        for button in row:
+            if str(button.get("callback_data") or "").startswith(prefix):
+                return str(button["callback_data"])
+    return None
+
+
 def _button_data(message: Message, prefix: str) -> str:
     found = [
         b["callback_data"]

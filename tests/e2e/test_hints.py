@@ -21,6 +21,7 @@ from testkit.people.players import (
     TableStuck,
     TileButton,
     answer_text,
+    data_of,
     forge_tap,
     hand_message,
     is_alert,
@@ -41,14 +42,6 @@ HINTED = re.compile(r"^💡 (?:Lead|Play) \[(\d)\|(\d)\](?: (?:\S )?(left|right|
 END_CODES = {"left": "l", "right": "r", "up": "u", "down": "d"}
 
 
-def hint_data(message: Message) -> str | None:
-    for row in message.inline_keyboard:
-        for button in row:
-            if str(button.get("callback_data", "")).startswith("hi:"):
-                return str(button["callback_data"])
-    return None
-
-
 @dataclass
 class HintedTable(Table):
     """Someone who asks for a hint on every turn and plays what it says."""
@@ -56,7 +49,7 @@ class HintedTable(Table):
     hints: int = 0
 
     async def play_turn(self, user: User, message: Message, playable: list[TileButton]) -> None:
-        data = hint_data(self._live(message))
+        data = data_of(self._live(message), "hi:")
         assert data is not None, f"no 💡 under {user.name}'s hand: {message.inline_keyboard}"
         query = self.fake.tap(user, self._live(message), data=data)
         await self.fake.wait_answered(query, timeout=TURN_TIMEOUT)
@@ -124,7 +117,7 @@ async def test_a_hint_is_given_only_on_ones_turn_and_for_the_current_one(
     turn = await table.next_turn()
     assert not isinstance(turn, Message)
     _, hand, playable = turn
-    data = hint_data(hand)
+    data = data_of(hand, "hi:")
     assert data is not None
     game_id, version = (int(part) for part in data.split(":")[1:3])
     # A hint for another turn (a forged or old button) is refused and the current hand shown.
@@ -181,7 +174,7 @@ async def test_a_group_game_has_hints_only_when_its_lobby_turned_them_on(
     turn = await table.next_turn()
     assert not isinstance(turn, Message)
     person, hand, _ = turn
-    data = hint_data(hand)
+    data = data_of(hand, "hi:")
 
     def hinted() -> object:
         return next(g for g in bot.games() if g.id == lobby.game_id).data.get("hinted")
@@ -198,7 +191,7 @@ async def test_a_group_game_has_hints_only_when_its_lobby_turned_them_on(
     assert data is not None
     other = bob if person is ann else ann
     waiting = hand_message(fake, other)
-    assert waiting is not None and hint_data(waiting) is None  # not their turn: no 💡
+    assert waiting is not None and data_of(waiting, "hi:") is None  # not their turn: no 💡
     early = forge_tap(fake, other, waiting, data)
     await fake.wait_answered(early, timeout=TURN_TIMEOUT)
     assert is_alert(early) and "not your turn" in answer_text(early)

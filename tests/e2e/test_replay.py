@@ -19,6 +19,7 @@ from testkit.people.players import (
     TURN_TIMEOUT,
     Table,
     answer_text,
+    data_of,
     final_result,
     forge_tap,
     is_alert,
@@ -28,14 +29,6 @@ from testkit.people.players import (
 from tests.e2e.conftest import BotProcess, Checkpoint
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-
-
-def replay_data(message: Message) -> str | None:
-    for row in message.inline_keyboard:
-        for button in row:
-            if str(button.get("callback_data", "")).startswith("rp:"):
-                return str(button["callback_data"])
-    return None
 
 
 def animations(fake: FakeTelegram, user: User) -> list[Message]:
@@ -69,7 +62,7 @@ async def test_the_result_offers_the_game_as_an_animation(shared_fake: FakeTeleg
     fake, bot = shared_fake, shared_bot
     check = Checkpoint(fake, bot)
     ann, result = await _finished_game(fake, "Ann")
-    data = replay_data(result)
+    data = data_of(result, "rp:")
     assert data is not None, result.inline_keyboard
     query = fake.tap(ann, result, data=data)
     await fake.wait_answered(query, timeout=TURN_TIMEOUT)
@@ -97,7 +90,7 @@ async def test_a_replay_is_refused_with_a_reason_and_nothing_is_sent(
     fake, bot = shared_fake, shared_bot
     check = Checkpoint(fake, bot)
     bob, result = await _finished_game(fake, "Bob")
-    data = replay_data(result)
+    data = data_of(result, "rp:")
     assert data is not None
     cat = fake.add_user("Cat")
     fake.start_bot(cat)

@@ -14,7 +14,6 @@ import av
 import pytest
 
 from engine import PRESETS, Match, RecordError, Rules, write_record
-from engine.players import Medium
 from renderer.replay import (
     DEAL_SECONDS,
     LAST_EXTRA_SECONDS,
@@ -25,19 +24,13 @@ from renderer.replay import (
     render_replay,
     steps,
 )
+from testkit.positions import played_out
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 def played(preset: str, seats: int, seed: int = 1) -> Match:
-    rng = random.Random(seed)
-    game = Match.new(Rules.preset(preset), seats, rng)
-    player = Medium()
-    while not game.is_over:
-        if game.round.is_over:
-            game = game.deal_next(rng)
-        game = game.apply(player.choose(game.observe(game.round.turn), rng))
-    return game
+    return played_out(Rules.preset(preset), seats, random.Random(seed))
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
