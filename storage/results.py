@@ -100,6 +100,7 @@ class PlayerStats:
     skill: Skill | None
     best_streak: int
     current_streak: int
+    ratings: tuple[Skill, ...] = ()  # after each rated game, oldest first (the form chart's line)
 
     @property
     def games(self) -> int:
@@ -296,6 +297,7 @@ class ResultRepository:
         presets: dict[str, list[int]] = {}
         best = streak = 0
         skill: Skill | None = None
+        ratings: list[Skill] = []
         for preset, won, m, s in rows:
             counts = presets.setdefault(preset, [0, 0])
             counts[0] += 1
@@ -304,12 +306,14 @@ class ResultRepository:
             best = max(best, streak)
             if m is not None:
                 skill = (m, s)
+                ratings.append(skill)
         return PlayerStats(
             player=player,
             presets=tuple(PresetStats(p, games, wins) for p, (games, wins) in sorted(presets.items())),
             skill=skill,
             best_streak=best,
             current_streak=streak,
+            ratings=tuple(ratings),
         )
 
     async def unrecorded(self) -> list[int]:

@@ -22,6 +22,7 @@ from typing import NamedTuple, TypeVar
 
 from engine import Match, Observation, RoundState, Table
 from renderer import RoundResult, render_private, render_result, render_table
+from renderer.charts import Board, Form, render_board, render_form
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -45,6 +46,16 @@ def draw_private(observation: Observation, names: Sequence[str]) -> Photo:
 
 def draw_result(state: RoundState, names: Sequence[str]) -> Photo:
     picture = render_result(RoundResult.of(state), names)
+    return Photo(picture.data, picture.filename)
+
+
+def draw_form(form: Form) -> Photo:
+    picture = render_form(form)
+    return Photo(picture.data, picture.filename)
+
+
+def draw_board(board: Board) -> Photo:
+    picture = render_board(board)
     return Photo(picture.data, picture.filename)
 
 
@@ -117,6 +128,14 @@ class PictureMaker:
 
     async def private(self, match: Match, seat: int, names: Sequence[str]) -> Photo:
         return await self._run(draw_private, match.observe(seat), list(names))
+
+    async def form(self, form: Form) -> Photo:
+        """/stats: a player's form (renderer/charts.py)."""
+        return await self._run(draw_form, form)
+
+    async def board(self, board: Board) -> Photo:
+        """/top: the ranked players with their trends."""
+        return await self._run(draw_board, board)
 
     async def result(self, state: RoundState, names: Sequence[str]) -> Photo:
         return await self._run(draw_result, state, list(names))

@@ -9,7 +9,6 @@ the reader's (drawn in the worker, in that language). Telegram keeps what it was
 from __future__ import annotations
 
 import asyncio
-import html
 import multiprocessing
 import os
 from collections.abc import Sequence
@@ -18,6 +17,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, NamedTuple
 
 from bot.display.pictures import exit_with_parent
+from bot.display.table_frame import plain
 from bot.words import replay_texts, table_texts
 from bot.words.i18n import speaking
 from engine import Event
@@ -36,7 +36,7 @@ class Clip(NamedTuple):
 
 def _describe(events: Sequence[Event], names: Sequence[str]) -> list[str]:
     # The captions' words, drawn as text: the names unescaped and no tags.
-    return [html.unescape(words) for words in table_texts.describe_events(list(events), list(names))]
+    return [plain(words) for words in table_texts.describe_events(list(events), list(names))]
 
 
 def draw_replay(record: dict[str, Any], names: Sequence[str], language: str) -> Clip:

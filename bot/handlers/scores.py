@@ -15,6 +15,8 @@ from aiogram.enums import ChatType
 from aiogram.filters import Command, CommandObject
 from aiogram.types import BufferedInputFile, CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
+from bot.display import charts
+from bot.display.table_frame import plain
 from bot.model import scores
 from bot.model.game import TableDoc
 from bot.table.service import GameService
@@ -24,6 +26,7 @@ from bot.telegram.people import Person
 from bot.telegram.quiet import QuietAnswers
 from bot.words import score_texts
 from bot.words.languages import Languages
+from renderer.charts import Board, Form
 from storage import Database
 from storage.results import GameResult, Standing
 
@@ -46,7 +49,12 @@ def _in_chat(message: Message) -> bool:
 
 @router.message(Command("stats"))
 async def stats_command(
-    message: Message, command: CommandObject, db: Database, quiet: QuietAnswers, person: Person | None = None
+    message: Message,
+    command: CommandObject,
+    db: Database,
+    quiet: QuietAnswers,
+    service: GameService,
+    person: Person | None = None,
 ) -> None:
     # A malformed command is answered quietly (bot/telegram/quiet.py): never at a game's expense.
     if (command.args or "").strip():
@@ -55,7 +63,25 @@ async def stats_command(
     if person is None:
         await message.reply(score_texts.who_are_you())
         return
-    await message.reply(await stats_text(db, person, message.chat.id if _in_chat(message) else None))
+    chat_id = message.chat.id if _in_chat(message) else None
+    text = await stats_text(db, person, chat_id)
+    form = await stats_picture(db, person, chat_id)
+    if form is None or len(text) > scores.CAPTION_LIMIT:
+        await message.reply(text)
+        return
+    photo = await service.presenter.pictures.form(form)
+    await message.reply_photo(BufferedInputFile(photo.data, photo.filename), caption=text)
+
+
+async def stats_picture(db: Database, person: Person, chat_id: int | None) -> Form | None:
+    """The /stats picture: the rating line (beside the chat's median in a group), bars per rule set."""
+    stats = await db.results.player_stats(scores.user_player(person.user_id), chat_id)
+    if stats.games == 0:
+        return None
+    median = None
+    if chat_id is not None:
+        median = charts.median_of([s.skill for s in await db.results.standings(chat_id, min_games=1)])
+    return charts.form_of(person.name, stats, median)
 
 
 async def stats_text(db: Database, person: Person, chat_id: int | None) -> str:
@@ -80,13 +106,22 @@ async def stats_text(db: Database, person: Person, chat_id: int | None) -> str:
 
 
 @router.message(Command("top"))
-async def top_command(message: Message, command: CommandObject, db: Database, quiet: QuietAnswers) -> None:
+async def top_command(
+    message: Message, command: CommandObject, db: Database, quiet: QuietAnswers, service: GameService
+) -> None:
     word = (command.args or "").strip().lower()
     if word and word not in WINS_WORDS | RATING_WORDS:
         await quiet.answer(message, score_texts.top_how(), reply=True)
         return
-    text, markup = await top_view(db, message.chat.id if _in_chat(message) else None, by_wins=word in WINS_WORDS)
-    await message.answer(text, reply_markup=markup)
+    chat_id = message.chat.id if _in_chat(message) else None
+    by_wins = word in WINS_WORDS
+    text, markup = await top_view(db, chat_id, by_wins=by_wins)
+    board = await top_picture(db, chat_id, by_wins=by_wins)
+    if board is None or len(text) > scores.CAPTION_LIMIT:
+        await message.answer(text, reply_markup=markup)
+        return
+    photo = await service.presenter.pictures.board(board)
+    await message.answer_photo(BufferedInputFile(photo.data, photo.filename), caption=text, reply_markup=markup)
 
 
 @router.callback_query(TopTap.filter())
@@ -104,9 +139,15 @@ async def top_tap(
         await query.answer(score_texts.button_outdated(), show_alert=True)
         return
     await query.answer()
+    chat_id = message.chat.id if _in_chat(message) else None
     async with languages.speaking_to(message.chat.id):  # the chat's words, not the tapper's
-        text, markup = await top_view(db, message.chat.id if _in_chat(message) else None, by_wins=by_wins)
-    await outbox.edit_text(message.chat.id, message.message_id, text, markup)
+        text, markup = await top_view(db, chat_id, by_wins=by_wins)
+        board = await top_picture(db, chat_id, by_wins=by_wins) if message.photo else None
+    if board is None:  # a board sent as text (before the pictures, or too long for a caption)
+        await outbox.edit_text(message.chat.id, message.message_id, text, markup)
+        return
+    photo = await service.presenter.pictures.board(board)
+    await outbox.edit_photo(message.chat.id, message.message_id, photo.data, photo.filename, text, markup)
 
 
 async def top_view(db: Database, chat_id: int | None, *, by_wins: bool) -> tuple[str, InlineKeyboardMarkup | None]:
@@ -128,6 +169,20 @@ async def top_view(db: Database, chat_id: int | None, *, by_wins: bool) -> tuple
         InlineKeyboardButton(text=score_texts.by_wins_button(by_wins), callback_data=TopTap(board="w").pack()),
     ]
     return "\n".join(lines), InlineKeyboardMarkup(inline_keyboard=[buttons])
+
+
+async def top_picture(db: Database, chat_id: int | None, *, by_wins: bool) -> Board | None:
+    """The /top picture: the same players in the same order, each with the trend of their rating."""
+    standings = await db.results.standings(chat_id, min_games=scores.MIN_GAMES)
+    if not standings:
+        return None
+    rows = []
+    for standing in ordered(standings, by_wins=by_wins)[:TOP_SIZE]:
+        name = scores.display_name(standing.name, standing.user_id, standing.level)
+        stats = await db.results.player_stats(standing.player, chat_id)
+        value = str(standing.wins) if by_wins else str(scores.shown(standing.skill))
+        rows.append((name, value, plain(score_texts.games_won(standing.games, standing.wins)), stats.ratings))
+    return charts.board_of(score_texts.top_title(by_wins, chat_id is not None), rows)
 
 
 def ordered(standings: list[Standing], *, by_wins: bool) -> list[Standing]:

@@ -82,6 +82,17 @@ def stats_overall_rating(rating: int) -> str:
     return _("Rating in all games: {rating}").format(rating=rating)
 
 
+def chart_rating_label(games: int) -> str:
+    """Over the /stats picture's line."""
+    return ngettext(
+        "Rating after each of the last {count} game", "Rating after each of the last {count} games", games
+    ).format(count=games)
+
+
+def chart_median_label() -> str:
+    return _("chat median")
+
+
 def stats_streak(best: int) -> str:
     return _("Best streak: {streak}").format(
         streak=ngettext("{count} win in a row", "{count} wins in a row", best).format(count=best)

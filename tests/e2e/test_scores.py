@@ -161,13 +161,18 @@ async def test_scores_in_a_group_and_in_private(
     assert results_table(bot.database).keys() >= {*games, elsewhere}
 
     # /stats: Ann's own numbers in this group.
-    stats = (await command(fake, ann, "/stats", group)).shown_text
+    answer = await command(fake, ann, "/stats", group)
+    stats = answer.shown_text
     assert "Ann Tour in this chat" in stats and "3 games" in stats, stats
     assert "Rating here: " in stats and "Best streak" in stats, stats
+    # 📊 with a picture of the form: the words are its caption.
+    assert answer.photo is not None and answer.caption is not None, "/stats came without its picture"
 
     # /top: both players, and no one from the other group; the button switches to wins and back.
     top = await command(fake, ann, "/top", group)
     assert "Ann Tour" in top.shown_text and "Bob Tour" in top.shown_text, top.shown_text
+    assert top.photo is not None, "/top came without its picture"
+    first_picture = top.photo[-1]["file_unique_id"]
     assert "Carol" not in top.shown_text and "Dan" not in top.shown_text
     query = fake.tap(bob, top, data="tp:w")
     await fake.wait_answered(query, timeout=TURN_TIMEOUT)
@@ -176,6 +181,8 @@ async def test_scores_in_a_group_and_in_private(
         TURN_TIMEOUT,
         what="the leaderboard by wins",
     )
+    shown = fake.world.message(group.id, top.message_id)
+    assert shown is not None and shown.photo is not None and shown.photo[-1]["file_unique_id"] != first_picture
     # The other group has one game each: fewer than the leaderboard needs, and it says so.
     empty = (await command(fake, carol, "/top", other)).shown_text
     assert "Nobody has finished 3 games" in empty and "Ann" not in empty, empty
