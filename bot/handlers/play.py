@@ -48,10 +48,10 @@ async def tile_tap(query: CallbackQuery, callback_data: TileTap, service: GameSe
         return
     if not outcome.played:
         await query.answer(Notice.CHOOSE_END.text)
-        match = outcome.game.match
-        if query.message is not None and match is not None and outcome.tile is not None:
-            markup = keyboards.end_choice_markup(outcome.game, match, outcome.tile, list(outcome.choose_ends))  # type: ignore[arg-type]
-            await outbox.edit_markup(query.message.chat.id, query.message.message_id, markup)
+        if query.message is not None and outcome.tile is not None:
+            where = (query.message.chat.id, query.message.message_id)
+            ends = list(outcome.choose_ends)
+            await service.offer_ends(game_id, user_id, callback_data.version, outcome.tile, ends, where)  # type: ignore[arg-type]
         return
     # Through the outbox, which never raises: a tap that waited too long cannot be answered, and
     # the committed move must still be shown and the computers and the clock set going.

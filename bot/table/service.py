@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Protocol
 
+from bot.display import keyboards
 from bot.display.presenter import Presenter
 from bot.model import absence, scores
 from bot.model.clock import TurnClock
@@ -35,7 +36,7 @@ from bot.telegram.locks import GameLocks
 from bot.telegram.people import Person
 from bot.words import texts
 from bot.words.refusals import Refusal
-from engine import EndRequiredError, IllegalMoveError, Match, Move, Rules, Tile
+from engine import End, EndRequiredError, IllegalMoveError, Match, Move, Rules, Tile
 from engine.players import LEVELS, player_for
 from storage import AlreadyHandledError, ChatBusyError, Database, GameStatus, StaleVersionError
 from storage.games import MoveLog
@@ -337,6 +338,20 @@ class GameService:
             game = Game(game.row, absence.moved(game.doc, seat), match)  # their run-outs of the clock start again
             game = await self._play(game, seat, move, by_computer=False)
         return TapOutcome(game, played=True)
+
+    async def offer_ends(
+        self, game_id: int, user_id: int, version: int, tile: Tile, ends: list[End], where: tuple[int, int]
+    ) -> None:
+        """Turn the hand message at ``where`` (chat, message) into the choice of ends for ``tile``,
+        under the game's lock and only while the turn ``version`` is the game's: a move made
+        meanwhile (the clock's, say) has redrawn the hand, and an older keyboard must not land on it."""
+        try:
+            async with self.locked(game_id) as game:
+                match, _ = self.present_seat(game, user_id, version)
+                markup = keyboards.end_choice_markup(game, match, tile, ends)
+                await self.presenter.outbox.edit_markup(where[0], where[1], markup)
+        except TableError:
+            return  # the game moved on: the hand shows it
 
     @staticmethod
     def present_seat(game: Game, user_id: int, version: int) -> tuple[Match, int]:
