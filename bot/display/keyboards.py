@@ -18,6 +18,7 @@ from bot.telegram.callbacks import (
     LobbyAction,
     LobbyTap,
     ReplayTap,
+    ReviewTap,
     RoomAction,
     RoomTap,
     RulesTap,
@@ -26,7 +27,7 @@ from bot.telegram.callbacks import (
     SoloTap,
     TileTap,
 )
-from bot.words import hint_texts, manners_texts, replay_texts, room_texts, table_texts, texts
+from bot.words import hint_texts, manners_texts, replay_texts, review_texts, room_texts, table_texts, texts
 from engine import ENDS, End, Match, Rules, Tile
 from engine.players import LEVELS
 
@@ -115,10 +116,11 @@ def hand_markup(game: Game, match: Match, seat: int, links: TableLinks | None = 
 
 
 def with_replay(game_id: int, markup: InlineKeyboardMarkup | None) -> InlineKeyboardMarkup:
-    """A game's final result keyboard: its own buttons (Rematch), then 🎬 Replay."""
+    """A game's final result keyboard: its own buttons (Rematch), then 🎬 Replay and 📈 Review."""
     rows = list(markup.inline_keyboard) if markup is not None else []
-    button = InlineKeyboardButton(text=replay_texts.replay_button(), callback_data=ReplayTap(game=game_id).pack())
-    return InlineKeyboardMarkup(inline_keyboard=[*rows, [button]])
+    replay = InlineKeyboardButton(text=replay_texts.replay_button(), callback_data=ReplayTap(game=game_id).pack())
+    review = InlineKeyboardButton(text=review_texts.review_button(), callback_data=ReviewTap(game=game_id).pack())
+    return InlineKeyboardMarkup(inline_keyboard=[*rows, [replay, review]])
 
 
 def take_back_markup(game_id: int) -> InlineKeyboardMarkup:

@@ -11,18 +11,20 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from bot.display.pictures import exit_with_parent
+from bot.display.reviews import ReviewPage, draw_review
 from bot.display.table_frame import plain
 from bot.words import replay_texts, table_texts
 from bot.words.i18n import speaking
 from engine import Event
 from renderer.replay import render_replay
 
+T = TypeVar("T")
 CACHED = 256  # file ids kept, newest first
 
 
@@ -67,16 +69,23 @@ class ReplayMaker:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 
-    async def draw(self, record: dict[str, Any], names: Sequence[str], language: str) -> Clip:
+    async def _run(self, work: Callable[..., T], *args: object) -> T:
         if self._pool is None:
-            return await asyncio.to_thread(draw_replay, record, list(names), language)
+            return await asyncio.to_thread(work, *args)
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._pool, draw_replay, record, list(names), language)
+            return await loop.run_in_executor(self._pool, work, *args)
         except BrokenProcessPool:
             self.close()
             self.start()
-            return await asyncio.to_thread(draw_replay, record, list(names), language)
+            return await asyncio.to_thread(work, *args)
+
+    async def draw(self, record: dict[str, Any], names: Sequence[str], language: str) -> Clip:
+        return await self._run(draw_replay, record, list(names), language)
+
+    async def review(self, record: dict[str, Any], seat: int, names: Sequence[str], language: str) -> list[ReviewPage]:
+        """📈 ``seat``'s costliest moves (bot/display/reviews.py), in the same worker: both are slow and rare."""
+        return await self._run(draw_review, record, seat, list(names), language)
 
     def sent_before(self, game_id: int, language: str) -> tuple[str, Clip] | None:
         """Telegram's file id of this game's replay in ``language``, and its clip, if sent before."""

@@ -98,6 +98,12 @@ class ReplayTap(CallbackData, prefix="rp"):
     game: GameId
 
 
+class ReviewTap(CallbackData, prefix="rv"):
+    """📈 under a game's final result: the tapper's costliest moves, sent to their private chat."""
+
+    game: GameId
+
+
 class HandTap(CallbackData, prefix="h"):
     """ "My hand" under the group's board: send the tapping player's hand to their private chat."""
 

@@ -13,6 +13,7 @@ GROUP_COMMANDS: tuple[tuple[str, str], ...] = (
     ("history", N_("Recent games")),
     ("export", N_("A game's record as a file (/export N)")),
     ("replay", N_("A game as an animation, move by move (/replay N)")),
+    ("review", N_("Your costliest moves of a game (/review N)")),
     ("settings", N_("This chat's settings (administrators)")),
     ("leave", N_("Leave the table (a computer plays your seat)")),
     ("kick", N_("Reply to a player: a computer takes their seat")),
@@ -28,6 +29,7 @@ PRIVATE_COMMANDS: tuple[tuple[str, str], ...] = (
     ("history", N_("Your recent games")),
     ("export", N_("A game's record as a file (/export N)")),
     ("replay", N_("A game as an animation, move by move (/replay N)")),
+    ("review", N_("Your costliest moves of a game (/review N)")),
     ("language", N_("The language I speak to you in")),
     ("help", N_("How to play")),
 )

@@ -311,6 +311,32 @@ class Hard:
         best = max(range(len(moves)), key=lambda index: means[index])
         return moves[best]
 
+    def evaluate(
+        self, observation: Observation, rng: random.Random, *, margin_only: bool = False
+    ) -> list[tuple[Move, float]]:
+        """Every legal move with its value (the mean of :class:`Stakes` over the same sampled worlds),
+        for judging a move made: unlike :meth:`choose`, every move is played out alike (no halving),
+        so each has a value to compare. One move alone is worth 0: there was nothing to choose.
+        ``margin_only``: a match's round margin alone, without the bonus for ending the match
+        (values then times ``Stakes.scale`` are points)."""
+        moves = legal_moves(observation)
+        if len(moves) == 1:
+            return [(moves[0], 0.0)]
+        stakes = Stakes(observation)
+        if margin_only:
+            stakes.MATCH_WEIGHT = 0.0
+        search = _Search(observation, rng, [from_move(move) for move in moves], stakes)
+        table = observation.table
+        left = sum(table.hand_sizes)
+        means: list[float] | None = None
+        if self.exact and _small_enough(table.seats, left, table.drawable):
+            budget = int(self.NODE_BUDGETS[table.seats] * self.effort)
+            means, _ = search.exact(budget, self.MIN_EXACT_WORLDS, self.MAX_EXACT_WORLDS, self.caution)
+        if means is None:
+            playouts = int(self.PLAYOUT_UNITS * self.effort) // (left + min(table.drawable, 8) // 2 + 6)
+            means = search.flat(max(len(moves) * 8, playouts), self.playout)
+        return list(zip(moves, means, strict=True))
+
 
 def _small_enough(seats: int, left: int, drawable: int) -> bool:
     """Whether an exact search of enough worlds may fit the node budget."""
@@ -325,10 +351,12 @@ class _Search:
     WORLD_NODES = 8
     """Sampling and setting up a world cost about as much as this many positions."""
 
-    def __init__(self, observation: Observation, rng: random.Random, candidates: list[SimMove]) -> None:
+    def __init__(
+        self, observation: Observation, rng: random.Random, candidates: list[SimMove], stakes: Stakes | None = None
+    ) -> None:
         self.rng = rng
         self.candidates = candidates
-        self.stakes = Stakes(observation)
+        self.stakes = stakes or Stakes(observation)
         self.beliefs = beliefs_of(observation, rng)
         self.me = observation.seat
         self.mine = mask_of(observation.hand)
@@ -371,6 +399,20 @@ class _Search:
         if worlds < min_worlds:
             return None, spent
         return [total / worlds for total in totals], spent
+
+    def flat(self, playouts: int, playout: Playout) -> list[float]:
+        """Mean playout values of every candidate over the same worlds, ``playouts`` in all."""
+        totals = [0.0] * len(self.candidates)
+        worlds = max(8, playouts // len(self.candidates))
+        value = self.stakes.value
+        for _ in range(worlds):
+            base = self.world()
+            for index, move in enumerate(self.candidates):
+                sim = base.copy()
+                sim.play(move)
+                playout(sim, self.rng)
+                totals[index] += value(sim)
+        return [total / worlds for total in totals]
 
     def monte_carlo(self, playouts: int, playout: Playout) -> list[float]:
         """Mean playout values, the same worlds for every candidate still in the running. The budget is

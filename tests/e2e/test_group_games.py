@@ -31,6 +31,8 @@ from tests.e2e.conftest import BotProcess, Checkpoint
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
+FINAL_BUTTONS = ("rm:", "rp:", "rv:")  # Rematch, Replay, Review
+
 NAMES = [("Ann", "Lee"), ("Борис", None), ("Chloé", "Martin"), ("Dmytro", None)]
 
 # (preset, people, seats): every preset once; free seats get computer players at Start.
@@ -84,16 +86,15 @@ async def test_group_game(
     assert audit_group_hands(fake, group, people) > 0
 
     # Once the game is over no board in the group still offers "My hand" or claims a turn (the final
-    # result's Rematch and Replay are the only buttons left).  The last board waits for the group's budget, which
-    # may come after the bot has been quiet for a moment: wait for it rather than race it.
+    # result's Rematch, Replay and Review are the only buttons left).  The last board waits for the
+    # group's budget, which may come after the bot has been quiet for a moment: wait for it rather
+    # than race it.
     def stale() -> list[int]:
         return [
             m.message_id
             for m in fake.messages(group, from_bot=True)
             if m.photo
-            and any(
-                not str(b.get("callback_data", "")).startswith(("rm:", "rp:")) for r in m.inline_keyboard for b in r
-            )
+            and any(not str(b.get("callback_data", "")).startswith(FINAL_BUTTONS) for r in m.inline_keyboard for b in r)
         ]
 
     with contextlib.suppress(TimeoutError):

@@ -81,7 +81,7 @@ async def test_rematch_with_the_same_seats(
         TURN_TIMEOUT,
         what="Ann's confirmation on the result",
     )
-    assert button_texts(fake, result) == ["🔁 Rematch (1/2)", "🎬 Replay"]
+    assert button_texts(fake, result) == ["🔁 Rematch (1/2)", "🎬 Replay", "📈 Review"]
     # A second tap by Ann changes nothing.
     await settle(fake)
     caption, stored = live(fake, result).shown_text, [g.version for g in bot.games() if g.id == game_id]
@@ -106,7 +106,7 @@ async def test_rematch_with_the_same_seats(
         TURN_TIMEOUT,
         what="the result to say the rematch started",
     )
-    assert button_texts(fake, result) == ["🎬 Replay"]  # the old game can still be replayed
+    assert button_texts(fake, result) == ["🎬 Replay", "📈 Review"]  # the old game can still be replayed
 
     # The rematch is played to its end like any game.
     results_after(monkeypatch, {group.id: result.message_id})

@@ -114,3 +114,49 @@ async def test_a_replay_is_refused_with_a_reason_and_nothing_is_sent(
     await settle(fake)
     assert not animations(fake, cat) and not animations(fake, dan) and final_result(fake, bob) is not None
     check.assert_clean()
+
+
+async def test_the_review_comes_to_the_players_private_chat(shared_fake: FakeTelegram, shared_bot: BotProcess) -> None:
+    fake, bot = shared_fake, shared_bot
+    check = Checkpoint(fake, bot)
+    eve, result = await _finished_game(fake, "Eve")
+    data = data_of(result, "rv:")
+    assert data is not None, result.inline_keyboard
+    before = len(fake.messages(eve, from_bot=True))
+    query = fake.tap(eve, result, data=data)
+    await fake.wait_answered(query, timeout=TURN_TIMEOUT)
+    assert "on its way" in answer_text(query) and not is_alert(query)
+
+    def reviewed() -> list[Message] | None:
+        new = fake.messages(eve, from_bot=True)[before:]
+        heads = [m for m in new if m.shown_text.startswith("📈 Game #")]
+        if not heads:
+            return None
+        if "no clear mistakes" in heads[0].shown_text:
+            return new
+        pages = [m for m in new if m.photo and m.shown_text.startswith("Round ")]
+        return new if pages else None
+
+    new = await fake.wait_for(reviewed, 60.0, what="the review")
+    pages = [m for m in new if m.photo]
+    assert len(pages) <= 3
+    for page in pages:
+        assert re.match(r"Round \d+, your move \d+: you played \[\d\|\d\]", page.shown_text), page.shown_text
+    # Someone who did not play it: refused, nothing sent.
+    fay = fake.add_user("Fay")
+    fake.start_bot(fay)
+    await settle(fake)
+    forged = forge_tap(fake, fay, fake.messages(fay, from_bot=True)[0], data)
+    await fake.wait_answered(forged, timeout=TURN_TIMEOUT)
+    assert is_alert(forged) and "not playing in this game" in answer_text(forged)
+    fake.send(eve, "/review")
+    await fake.wait_for(
+        lambda: (
+            len([m for m in fake.messages(eve, from_bot=True) if m.shown_text.startswith("📈 Game #")]) == 2 or None
+        ),
+        60.0,
+        what="the review again",
+    )
+    await settle(fake)
+    assert len(fake.messages(fay, from_bot=True)) == 1
+    check.assert_clean()

@@ -141,6 +141,6 @@ async def test_room_played_by_two_friends(
     for person in (ann, bob):
         shown = live(fake, finals[person.id])
         assert "new game has started" in shown.shown_text, shown.shown_text
-        assert button_texts(fake, shown) == ["🎬 Replay"]  # the old game can still be replayed
+        assert button_texts(fake, shown) == ["🎬 Replay", "📈 Review"]  # the old game can still be replayed
     await settle(fake)
     check.assert_clean()
