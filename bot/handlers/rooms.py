@@ -19,7 +19,7 @@ from bot.table.service import GameService, TableError
 from bot.telegram.callbacks import RoomAction, RoomTap
 from bot.telegram.outbox import Outbox
 from bot.telegram.people import Person
-from bot.words import room_texts
+from bot.words import hint_texts, room_texts
 from bot.words.languages import Languages
 from bot.words.refusals import Notice, Refusal
 
@@ -92,6 +92,10 @@ async def room_tap(
             game = await rooms.reset(service, person, callback_data.game)
             await query.answer(Notice.ROOM_NEW_LINK.text)
             await _show_room_message(service, outbox, bot, game, chat_id, message_id)
+        elif action is RoomAction.HINTS:
+            game = await rooms.switch_hints(service, person, callback_data.game)
+            await query.answer()
+            await _show_room_message(service, outbox, bot, game, chat_id, message_id)
         elif action is RoomAction.CANCEL:
             await rooms.close(service, person, callback_data.game)
             await query.answer()
@@ -102,13 +106,17 @@ async def room_tap(
         await query.answer(error.refusal.text, show_alert=True)
 
 
+def _room_words(game: Game, link: str) -> str:
+    text = room_texts.room_text(game.row.preset, link)
+    return text + "\n\n" + hint_texts.lobby_hints_line() if game.doc.options.hints else text
+
+
 async def _show_room_message(
     service: GameService, outbox: Outbox, bot: Bot, game: Game, chat_id: int, message_id: int
 ) -> None:
     """Turn ``message_id`` into the room's message (the link and its buttons), and remember it."""
     link = await create_start_link(bot, rooms.payload(game))
-    text, markup = room_texts.room_text(game.row.preset, link), rooms.room_markup(game, link)
-    await outbox.edit_text(chat_id, message_id, text, markup)
+    await outbox.edit_text(chat_id, message_id, _room_words(game, link), rooms.room_markup(game, link))
     if game.doc.game.lobby_message != message_id:
         await service.set_lobby_message(game, message_id)
 
@@ -116,7 +124,7 @@ async def _show_room_message(
 async def _send_room_message(service: GameService, outbox: Outbox, bot: Bot, game: Game, chat_id: int) -> None:
     """The room's message as a new message; the old one loses its buttons."""
     link = await create_start_link(bot, rooms.payload(game))
-    sent = await outbox.send_text(chat_id, room_texts.room_text(game.row.preset, link), rooms.room_markup(game, link))
+    sent = await outbox.send_text(chat_id, _room_words(game, link), rooms.room_markup(game, link))
     if sent is None:
         return
     old = game.doc.game.lobby_message

@@ -22,7 +22,7 @@ from bot.model.game import Game, GameState, Seat, TableDoc, load_game
 from bot.table.service import GameService, TableError, chat_free, short_name
 from bot.telegram.callbacks import RoomAction, RoomTap
 from bot.telegram.people import Person
-from bot.words import room_texts, table_texts, texts
+from bot.words import hint_texts, room_texts, table_texts, texts
 from bot.words.refusals import Notice, Refusal
 from engine import Rules
 from storage import GameStatus
@@ -81,6 +81,12 @@ def room_markup(game: Game, link: str) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
         inline_keyboard=[
             [InlineKeyboardButton(text=room_texts.room_share_button(), url=share)],
+            [
+                InlineKeyboardButton(
+                    text=hint_texts.lobby_hints_button(game.doc.options.hints),
+                    callback_data=RoomTap(action=RoomAction.HINTS, game=game.id).pack(),
+                )
+            ],
             [
                 InlineKeyboardButton(
                     text=room_texts.room_new_link_button(),
@@ -180,6 +186,14 @@ async def reset(service: GameService, person: Person, game_id: int) -> Game:
         _require_waiting(game, person)
         state = replace(game.doc.game, room_code=new_code())
         return await service.presenter.save_doc(game, replace(game.doc, game=state))
+
+
+async def switch_hints(service: GameService, person: Person, game_id: int) -> Game:
+    """💡 on the room's message (its creator, while the second seat is free): hints on or off."""
+    async with service.locked(game_id) as game:
+        _require_waiting(game, person)
+        options = replace(game.doc.options, hints=not game.doc.options.hints)
+        return await service.presenter.save_doc(game, replace(game.doc, options=options))
 
 
 async def close(service: GameService, person: Person, game_id: int) -> Game:

@@ -62,6 +62,7 @@ class RoomAction(StrEnum):
     PRESET = "preset"
     RESET = "reset"
     CANCEL = "cancel"
+    HINTS = "hints"
 
 
 class LobbyTap(CallbackData, prefix="lb"):

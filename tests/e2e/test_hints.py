@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import pytest
 
 from testkit.fake_telegram import CallbackQuery, FakeTelegram, Message, User
+from testkit.people.friends import button_texts, live, open_room, tap
 from testkit.people.players import (
     TURN_TIMEOUT,
     Table,
@@ -199,4 +200,30 @@ async def test_a_group_game_has_hints_only_when_its_lobby_turned_them_on(
     assert is_alert(answer) and HINTED.match(answer_text(answer)), answer.answer
     seat = 0 if person is ann else 1
     await fake.wait_for(lambda: hinted() == [seat], TURN_TIMEOUT, what="the game marked as hinted")
+    check.assert_clean()
+
+
+async def test_a_friend_room_has_hints_when_its_creator_turns_them_on(
+    shared_fake: FakeTelegram, shared_bot: BotProcess
+) -> None:
+    fake, bot = shared_fake, shared_bot
+    check = Checkpoint(fake, bot)
+    gus, hal = fake.add_user("Gus"), fake.add_user("Hal")
+    room, link = await open_room(fake, gus, "duel")
+    switch = data_of(live(fake, room), "ro:hints:")
+    assert switch is not None and "💡 Hints: off" in button_texts(fake, room), button_texts(fake, room)
+    query = await tap(fake, gus, room, switch)
+    assert not is_alert(query), query.answer
+    await fake.wait_for(lambda: "Hints are on" in live(fake, room).shown_text or None, TURN_TIMEOUT, what="hints on")
+    fake.start_bot(hal)
+    await settle(fake)
+    fake.open_link(hal, link)
+    table = Table(fake, [gus, hal], results=gus, rng=random.Random("room hints"))
+    turn = await table.next_turn()
+    assert not isinstance(turn, Message)
+    person, hand, _ = turn
+    data = data_of(hand, "hi:")
+    assert data is not None, hand.inline_keyboard
+    answer = await _hint(fake, person, hand, data)
+    assert is_alert(answer) and HINTED.match(answer_text(answer)), answer.answer
     check.assert_clean()

@@ -14,6 +14,8 @@ import av
 import pytest
 
 from engine import PRESETS, Match, RecordError, Rules, write_record
+from renderer import RoundResult
+from renderer.pictures import draw_result
 from renderer.replay import (
     DEAL_SECONDS,
     LAST_EXTRA_SECONDS,
@@ -55,12 +57,14 @@ def test_one_step_per_move_and_a_pause_at_each_rounds_end(preset: str) -> None:
     assert sum(1 for word in said if word.endswith(":Played")) == plays  # each play told once
 
 
-def test_the_last_frame_is_the_final_result_with_every_hand() -> None:
+def test_the_last_frame_is_the_final_result_with_the_records_final_scores() -> None:
     game = played("fives", 2, seed=4)
     frames = steps(write_record(game), ["Ann", "Bob"], width=360)
-    final = frames[-1].image
-    # The result picture has a band of hands over the line: a different picture from the table's.
-    assert final.tobytes() != frames[-2].image.tobytes()
+    result = draw_result(RoundResult.of_match(game), ["Ann", "Bob"], width=360)  # every hand, the final totals
+    assert result.size[1] < frames[-1].image.size[1]
+    top = (frames[-1].image.size[1] - round(360 * 0.1) - result.size[1]) // 2
+    shown = frames[-1].image.crop((0, top, 360, top + result.size[1]))
+    assert shown.tobytes() == result.tobytes()
     assert max(game.scores) >= (game.rules.target(2) or 0)
 
 
