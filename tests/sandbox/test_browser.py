@@ -66,8 +66,12 @@ class Phone:
         return list(self.driver.find_elements(By.CSS_SELECTOR, css))
 
     def one(self, css: str) -> WebElement | None:
+        """The first element shown for ``css``; None if there is none, or the page redrew it meanwhile."""
         found = self.all(css)
-        return found[0] if found and found[0].is_displayed() else None
+        try:
+            return found[0] if found and found[0].is_displayed() else None
+        except StaleElementReferenceException:
+            return None
 
     def chat_text(self) -> str:
         for _ in range(5):
@@ -101,7 +105,14 @@ class Phone:
     def open_chat(self, chat_id: int) -> None:
         if self.one(f'#chat[data-chat-id="{chat_id}"]'):
             return
-        if not self.one(f'[data-chat="{chat_id}"]'):
+        # The chat list, or a chat with its back button (asked until one holds: the page redraws).
+        where = self.wait(
+            lambda: (
+                ("list" if self.one(f'[data-chat="{chat_id}"]') else None) or ("chat" if self.one("#back") else None)
+            ),
+            f"chat {chat_id} in the list, or the back button",
+        )
+        if where == "chat":
             self.tap_css("#back")
         self.tap_css(f'[data-chat="{chat_id}"]')
         self.wait(lambda: self.one(f'#chat[data-chat-id="{chat_id}"]'), f"chat {chat_id} open")
@@ -274,7 +285,11 @@ def test_one_person_plays_a_whole_private_game_against_the_computer(phone: Phone
     assert record["preset"] == "quickblock"
 
     # 🎬 Replay under the result: the animation plays in the page (Debian's Chromium decodes H.264).
-    phone.tap_button("rp:", "the Replay button")
+    # (A late tap's "the game is over" alert may be up: OK it first, as a person would.)
+    def replay() -> WebElement | None:
+        return phone.button(lambda b: (b.get_attribute("data-data") or "").startswith("rp:"), last_message=False)
+
+    phone.click(replay, "the Replay button")
     video = phone.wait(lambda: phone.one("video.animation"), "the replay")
     phone.wait(lambda: phone.driver.execute_script("return arguments[0].readyState >= 2", video), "the replay playing")
     assert phone.driver.execute_script("return arguments[0].videoWidth", video) == 720
