@@ -150,9 +150,12 @@ def draw_form(form: Form, *, width: int = WIDTH) -> Image.Image:
 
 def _rating_line(pen: _Pen, form: Form, area: tuple[int, int, int, int], size: int) -> None:
     left, top, right, bottom = area
+    if not form.ratings:  # no rated game yet: the words alone ("Rating: none yet"), no made-up line
+        pen.text((left + right) / 2, (top + bottom) / 2, form.rating_label, size, theme.TEXT_DIM, anchor="mm")
+        return
     pen.text(left, top + size, form.rating_label, size, theme.TEXT_DIM)
     top += size * 3
-    values = list(form.ratings) or [1000]
+    values = list(form.ratings)
     marks = values + ([form.median] if form.median is not None else [])
     low, high = min(marks), max(marks)
     if high - low < 40:  # a flat line in the middle rather than noise blown up

@@ -15,10 +15,11 @@ FORM_GAMES = 30  # the line shows the rating after each of this many last games
 TREND_GAMES = 10
 
 
-def form_of(name: str, stats: PlayerStats, median: int | None) -> Form:
+def form_of(name: str, stats: PlayerStats, median: int | None, *, in_chat: bool) -> Form:
+    rated = len(stats.ratings[-FORM_GAMES:])
     return Form(
         name=name,
-        rating_label=score_texts.chart_rating_label(len(stats.ratings[-FORM_GAMES:])),
+        rating_label=score_texts.chart_rating_label(rated) if rated else plain(score_texts.stats_rating(None, in_chat)),
         ratings=[scores.shown(skill) for skill in stats.ratings[-FORM_GAMES:]],
         median=median,
         median_label=score_texts.chart_median_label(),

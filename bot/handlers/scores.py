@@ -81,7 +81,7 @@ async def stats_picture(db: Database, person: Person, chat_id: int | None) -> Fo
     median = None
     if chat_id is not None:
         median = charts.median_of([s.skill for s in await db.results.standings(chat_id, min_games=1)])
-    return charts.form_of(person.name, stats, median)
+    return charts.form_of(person.name, stats, median, in_chat=chat_id is not None)
 
 
 async def stats_text(db: Database, person: Person, chat_id: int | None) -> str:

@@ -37,6 +37,12 @@ def test_the_rating_line_and_the_chat_median_are_drawn() -> None:
     assert share(with_median, charts.MEDIAN, chart_area) > share(without, charts.MEDIAN, chart_area)
 
 
+def test_no_rated_game_draws_no_line() -> None:
+    width = charts.WIDTH
+    chart_area = (0, round(width * 0.12), width, round(width * 0.62))
+    assert share(draw_form(form([])), charts.LINE, chart_area) == 0  # the words alone, no made-up rating
+
+
 def test_a_bar_per_rule_set_with_its_wins() -> None:
     one, three = draw_form(form([1000], presets=1)), draw_form(form([1000], presets=3))
     assert three.height > one.height
