@@ -35,7 +35,7 @@ from engine.observation import Observation
 from engine.players.base import distinct_moves, missing_numbers
 from engine.players.hard import Hard
 from engine.rules import InPlay
-from engine.state import Move
+from engine.state import Move, line_after
 from engine.tiles import Tile
 
 HEAVY_DOUBLE = 4
@@ -80,7 +80,7 @@ def explain(observation: Observation, move: Move) -> Hint:
     hand = [tile for tile in observation.hand if tile != move.tile]
     if not hand:
         return Hint(move, Reason.DOMINO)
-    after = _place(line, move, table.rules.spinner)
+    after = line_after(line, move, spinner=table.rules.spinner)
     if table.rules.in_play is InPlay.FIVES:
         count = after.fives_count()
         if count and count % 5 == 0:
@@ -100,13 +100,6 @@ def explain(observation: Observation, move: Move) -> Hint:
     if tile.pips == max(choice.tile.pips for choice in choices):
         return Hint(move, Reason.HEAVY)
     return Hint(move, Reason.OPTIONS)
-
-
-def _place(line: Line, move: Move, spinner: bool) -> Line:
-    end = move.end
-    if end is None and not line.is_empty:
-        end = line.ends_for(move.tile)[0]
-    return line.place(move.tile, end, spinner=spinner)
 
 
 def _new_end(before: Line, after: Line) -> int:

@@ -27,13 +27,12 @@ from __future__ import annotations
 import random
 from typing import Any, NamedTuple
 
-from engine.line import Line
 from engine.match import Match
 from engine.observation import Observation
 from engine.players.hard import Hard, Stakes
 from engine.record import read_record, replay
 from engine.rules import Rules
-from engine.state import Move
+from engine.state import Move, line_after
 
 CLEAR_POINTS = 3.0  # a match: at least this many points of expected margin
 CLEAR_CHANCE = 0.05  # a single round: at least this much chance to win it
@@ -51,7 +50,8 @@ class Mistake(NamedTuple):
 
     @property
     def cost(self) -> float:
-        return self.points / 50.0 if self.points is not None else self.chance or 0.0
+        """Points or chance (a game's mistakes are all of one kind): what they are ordered by."""
+        return self.points if self.points is not None else self.chance or 0.0
 
 
 def review(record: dict[str, Any], seat: int, *, seed: int = 0, effort: float = 1.0) -> list[Mistake]:
@@ -87,17 +87,10 @@ def _same_position(observation: Observation, one: Move, other: Move) -> bool:
     if one.tile != other.tile:
         return False
     line, spinner = observation.table.line, observation.table.rules.spinner
-    after = [_place(line, move, spinner) for move in (one, other)]
+    after = [line_after(line, move, spinner=spinner) for move in (one, other)]
     return sorted(after[0].end_values()) == sorted(after[1].end_values()) and (
         after[0].fives_count() == after[1].fives_count()
     )
-
-
-def _place(line: Line, move: Move, spinner: bool) -> Line:
-    end = move.end
-    if end is None and not line.is_empty:
-        end = line.ends_for(move.tile)[0]
-    return line.place(move.tile, end, spinner=spinner)
 
 
 def choice_seed(seed: int, round_index: int, play_index: int) -> str:

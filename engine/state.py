@@ -131,6 +131,18 @@ def legal_moves_for(hand: Sequence[Tile], line: Line, forced: Tile | None = None
     return moves
 
 
+def line_after(line: Line, move: Move, *, spinner: bool) -> Line:
+    """``line`` with ``move`` (a legal one) played; a move without an end takes the one end it fits.
+
+    >>> line_after(EMPTY_LINE, Move(Tile(6, 6)), spinner=False).end_values()
+    (6, 6)
+    """
+    end = move.end
+    if end is None and not line.is_empty:
+        end = line.ends_for(move.tile)[0]
+    return line.place(move.tile, end, spinner=spinner)
+
+
 class RoundState(NamedTuple):
     """Everything about one round, hidden hands included (see :mod:`engine.observation` for one seat's view)."""
 

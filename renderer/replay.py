@@ -24,9 +24,7 @@ True
 
 from __future__ import annotations
 
-import html
 import io
-import re
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
@@ -49,10 +47,13 @@ AIM_SECONDS = 180.0  # a long match's moves go faster (down to the fastest) to k
 ROUND_END_SECONDS = 3.0
 LAST_EXTRA_SECONDS = 2.0  # the final result stays a little longer
 MAX_BYTES = 10 * 1024 * 1024  # what a phone should load for one game (bots may send up to 50 MB)
+GIF_FRAMES = 40  # a GIF of more frames is larger than the MP4 (it repeats every unchanged pixel)
+FPS = 10
+TICKS = 1000  # time stamps in milliseconds
 SMALLER = 0.75  # an animation over MAX_BYTES is drawn again this much narrower
 
 Describe = Callable[[Sequence[Event], Sequence[str]], list[str]]
-"""Events in words, one line each (the bot's :func:`bot.words.table_texts.describe_events` shape)."""
+"""Events in words, one line each, as plain text (drawn as they are: no HTML)."""
 
 Title = Callable[[int], str]
 """The words under a round's deal, from its number (1 for the first)."""
@@ -157,7 +158,7 @@ def _frame(picture: Image.Image, words: list[str], size: tuple[int, int], band: 
     canvas = palette.canvas(size, theme.FELT)
     canvas.paste(picture, (0, (size[1] - band - picture.height) // 2))
     strip = palette.canvas((size[0], band), theme.HEADER)
-    text = " · ".join(_plain(word) for word in words)
+    text = " · ".join(words)
     font = text_font(round(band * 0.42))
     if text and font is not None:
         shown = fit(text, font, size[0] - 2 * sizes.pad)
@@ -165,14 +166,6 @@ def _frame(picture: Image.Image, words: list[str], size: tuple[int, int], band: 
         sprite.paste(strip, sizes.pad, (band - sprite.height) // 2)
     canvas.paste(strip, (0, size[1] - band))
     return canvas
-
-
-_TAG = re.compile(r"<[^>]+>")
-
-
-def _plain(words: str) -> str:
-    """Caption words as drawn text: no HTML tags or entities."""
-    return html.unescape(_TAG.sub("", words))
 
 
 def encode_animation(frames: Sequence[Step]) -> Animation:
@@ -185,11 +178,6 @@ def encode_animation(frames: Sequence[Step]) -> Animation:
         if len(gif.data) < len(mp4.data):
             return gif
     return mp4
-
-
-GIF_FRAMES = 40  # a GIF of more frames is larger than the MP4 (it repeats every unchanged pixel)
-FPS = 10
-TICKS = 1000  # time stamps in milliseconds
 
 
 def _mp4(frames: Sequence[Step]) -> Animation:

@@ -115,7 +115,7 @@ def hand_markup(game: Game, match: Match, seat: int, links: TableLinks | None = 
     return InlineKeyboardMarkup(inline_keyboard=rows or [[]])
 
 
-def with_replay(game_id: int, markup: InlineKeyboardMarkup | None) -> InlineKeyboardMarkup:
+def final_result_markup(game_id: int, markup: InlineKeyboardMarkup | None) -> InlineKeyboardMarkup:
     """A game's final result keyboard: its own buttons (Rematch), then 🎬 Replay and 📈 Review."""
     rows = list(markup.inline_keyboard) if markup is not None else []
     replay = InlineKeyboardButton(text=replay_texts.replay_button(), callback_data=ReplayTap(game=game_id).pack())

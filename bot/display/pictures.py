@@ -86,11 +86,13 @@ def exit_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
-class PictureMaker:
-    """Draws the pictures of a game: only public views for the group, one seat's view for its hand."""
+class WorkerPool:
+    """Worker processes for slow drawing, or a thread when there are none (``workers=0``); a pool
+    whose worker died is started again and the work done in a thread meanwhile."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, warm_up: Callable[[], object] | None = None) -> None:
         self.workers = workers
+        self._warm_up = warm_up
         self._pool: Executor | None = None
 
     def start(self) -> None:
@@ -102,25 +104,42 @@ class PictureMaker:
                 initializer=exit_with_parent,
                 initargs=(os.getpid(),),
             )
-            for _ in range(self.workers):
-                self._pool.submit(_warm_up)
+            if self._warm_up is not None:
+                for _ in range(self.workers):
+                    self._pool.submit(self._warm_up)
 
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 
-    async def _run(self, draw: Callable[..., T], *args: object) -> T:
+    async def run(self, work: Callable[..., T], *args: object) -> T:
         if self._pool is None:
-            return await asyncio.to_thread(draw, *args)
+            return await asyncio.to_thread(work, *args)
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._pool, draw, *args)
+            return await loop.run_in_executor(self._pool, work, *args)
         except BrokenProcessPool:
-            log.warning("a picture worker died; starting new ones")
+            log.warning("a drawing worker died; starting new ones")
             self.close()
             self.start()
-            return await asyncio.to_thread(draw, *args)
+            return await asyncio.to_thread(work, *args)
+
+
+class PictureMaker:
+    """Draws the pictures of a game: only public views for the group, one seat's view for its hand."""
+
+    def __init__(self, workers: int) -> None:
+        self._workers = WorkerPool(workers, _warm_up)
+
+    def start(self) -> None:
+        self._workers.start()
+
+    def close(self) -> None:
+        self._workers.close()
+
+    async def _run(self, draw: Callable[..., T], *args: object) -> T:
+        return await self._workers.run(draw, *args)
 
     async def table(self, table: Table, names: Sequence[str]) -> Photo:
         """The group's picture: it takes the public Table itself, so nothing with a hand can be passed."""

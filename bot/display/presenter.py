@@ -123,7 +123,7 @@ class Presenter:
                     caption = scores.with_ratings(captions.result_caption(game, match, round_index), scored)
                     markup = rematch_request.markup(game.id, doc, request) if offer else None
                     if match.is_over and round_index == len(match.rounds) - 1:
-                        markup = keyboards.with_replay(game.id, markup)
+                        markup = keyboards.final_result_markup(game.id, markup)
                 if names not in pictures:
                     pictures[names] = await self.pictures.result(state, list(names))
                 picture = pictures[names]

@@ -8,15 +8,10 @@ the reader's (drawn in the worker, in that language). Telegram keeps what it was
 
 from __future__ import annotations
 
-import asyncio
-import multiprocessing
-import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any, NamedTuple, TypeVar
 
-from bot.display.pictures import exit_with_parent
+from bot.display.pictures import WorkerPool
 from bot.display.reviews import ReviewPage, draw_review
 from bot.display.table_frame import plain
 from bot.words import replay_texts, table_texts
@@ -50,35 +45,18 @@ def draw_replay(record: dict[str, Any], names: Sequence[str], language: str) -> 
 
 class ReplayMaker:
     def __init__(self, workers: int) -> None:
-        self.workers = min(workers, 1)
-        self._pool: Executor | None = None
+        self._workers = WorkerPool(min(workers, 1))  # one: replays and reviews are rare, each takes seconds
         self._sent: dict[tuple[int, str], tuple[str, Clip]] = {}
         self.drawing: set[int] = set()  # chats a replay is being drawn for
 
     def start(self) -> None:
-        if self.workers > 0 and self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                1,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=exit_with_parent,
-                initargs=(os.getpid(),),
-            )
+        self._workers.start()
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self._workers.close()
 
     async def _run(self, work: Callable[..., T], *args: object) -> T:
-        if self._pool is None:
-            return await asyncio.to_thread(work, *args)
-        loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self._pool, work, *args)
-        except BrokenProcessPool:
-            self.close()
-            self.start()
-            return await asyncio.to_thread(work, *args)
+        return await self._workers.run(work, *args)
 
     async def draw(self, record: dict[str, Any], names: Sequence[str], language: str) -> Clip:
         return await self._run(draw_replay, record, list(names), language)

@@ -28,7 +28,7 @@ from bot.words import score_texts
 from bot.words.languages import Languages
 from renderer.charts import Board, Form
 from storage import Database
-from storage.results import GameResult, Standing
+from storage.results import GameResult, PlayerStats, Standing
 
 router = Router(name="scores")
 
@@ -64,8 +64,9 @@ async def stats_command(
         await message.reply(score_texts.who_are_you())
         return
     chat_id = message.chat.id if _in_chat(message) else None
-    text = await stats_text(db, person, chat_id)
-    form = await stats_picture(db, person, chat_id)
+    stats = await db.results.player_stats(scores.user_player(person.user_id), chat_id)  # for the words and the picture
+    text = await stats_text(db, person, chat_id, stats)
+    form = await stats_picture(db, person, chat_id, stats)
     if form is None or len(text) > scores.CAPTION_LIMIT:
         await message.reply(text)
         return
@@ -73,9 +74,11 @@ async def stats_command(
     await message.reply_photo(BufferedInputFile(photo.data, photo.filename), caption=text)
 
 
-async def stats_picture(db: Database, person: Person, chat_id: int | None) -> Form | None:
+async def stats_picture(
+    db: Database, person: Person, chat_id: int | None, stats: PlayerStats | None = None
+) -> Form | None:
     """The /stats picture: the rating line (beside the chat's median in a group), bars per rule set."""
-    stats = await db.results.player_stats(scores.user_player(person.user_id), chat_id)
+    stats = stats or await db.results.player_stats(scores.user_player(person.user_id), chat_id)
     if stats.games == 0:
         return None
     median = None
@@ -84,11 +87,11 @@ async def stats_picture(db: Database, person: Person, chat_id: int | None) -> Fo
     return charts.form_of(person.name, stats, median, in_chat=chat_id is not None)
 
 
-async def stats_text(db: Database, person: Person, chat_id: int | None) -> str:
-    """A person's numbers in a chat (None: everywhere)."""
+async def stats_text(db: Database, person: Person, chat_id: int | None, stats: PlayerStats | None = None) -> str:
+    """A person's numbers in a chat (None: everywhere); ``stats``: those numbers, if read already."""
     in_chat = chat_id is not None
     player = scores.user_player(person.user_id)
-    stats = await db.results.player_stats(player, chat_id)
+    stats = stats or await db.results.player_stats(player, chat_id)
     if stats.games == 0:
         return score_texts.stats_empty(in_chat)
     lines = [score_texts.stats_title(person.name, in_chat), score_texts.stats_total(stats.games, stats.wins)]

@@ -18,7 +18,6 @@ from bot.table.service import GameService, TableError
 from bot.telegram.people import Person
 from bot.words.refusals import Refusal
 from engine.hints import Hint, hint
-from storage import GameStatus
 
 
 class GivenHint(NamedTuple):
@@ -46,10 +45,4 @@ async def give_hint(service: GameService, game_id: int, user_id: int, version: i
 
 async def switch_lobby_hints(service: GameService, game_id: int, person: Person) -> Game:
     """The lobby's 💡 button (its creator only): hints on or off for the game about to start."""
-    async with service.locked(game_id) as game:
-        if game.row.status is not GameStatus.LOBBY:
-            raise TableError(Refusal.LOBBY_CLOSED)
-        if person.user_id != game.row.creator_id:
-            raise TableError(Refusal.CREATOR_ONLY)
-        options = replace(game.doc.options, hints=not game.doc.options.hints)
-        return await service.presenter.save_doc(game, replace(game.doc, options=options))
+    return await service.change_options(game_id, person, lambda doc: replace(doc.options, hints=not doc.options.hints))

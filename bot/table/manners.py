@@ -52,14 +52,9 @@ class Manners:
 
 async def cycle_clock(service: GameService, game_id: int, person: Person) -> Game:
     """The lobby's clock button (creator only): off -> 30 -> 60 -> 120 s -> off."""
-    async with service.locked(game_id) as game:
-        if game.row.status is not GameStatus.LOBBY:
-            raise TableError(Refusal.LOBBY_CLOSED)
-        if person.user_id != game.row.creator_id:
-            raise TableError(Refusal.CREATOR_ONLY)
-        seconds = next_clock(clock_seconds(game.doc, game.row.kind))
-        options = replace(game.doc.options, clock=seconds)
-        return await service.presenter.save_doc(game, replace(game.doc, options=options))
+    return await service.change_options(
+        game_id, person, lambda doc: replace(doc.options, clock=next_clock(clock_seconds(doc, "group")))
+    )
 
 
 async def time_ran_out(service: GameService, game_id: int, turn: int) -> Game | None:

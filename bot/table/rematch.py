@@ -96,7 +96,7 @@ async def show(service: GameService, game: Game) -> None:
         async with service.presenter.languages.speaking_to(chat_id):
             base = scores.with_ratings(captions.result_caption(game, match, len(match.rounds) - 1), scored)
             caption = rematch_request.caption(base, game.doc, request)
-            markup = keyboards.with_replay(game.id, rematch_request.markup(game.id, game.doc, request))
+            markup = keyboards.final_result_markup(game.id, rematch_request.markup(game.id, game.doc, request))
         try:
             await service.presenter.outbox.edit_caption(chat_id, message_id, caption, markup)
         except Unreachable:

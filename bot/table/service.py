@@ -232,6 +232,14 @@ class GameService:
             doc = game.doc.with_seat(free[0], Seat(computer_name(computers + 1, level), level=level))
             return await self.presenter.save_doc(game, replace(doc, options=replace(doc.options, computer_level=level)))
 
+    async def change_options(self, game_id: int, person: Person, change: Callable[[TableDoc], TableOptions]) -> Game:
+        """A lobby button that sets an option (the clock, hints): its creator only, while it is open.
+        ``change`` gives the table's new options from its document."""
+        async with self.locked(game_id) as game:
+            self._require_lobby(game)
+            self._require_creator(game, person)
+            return await self.presenter.save_doc(game, replace(game.doc, options=change(game.doc)))
+
     async def cycle_seats(self, game_id: int, person: Person) -> Game:
         """Seats 2 -> 3 -> 4 -> 2 within the preset's range; a seat is removed only when it is free."""
         async with self.locked(game_id) as game:

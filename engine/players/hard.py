@@ -102,8 +102,11 @@ class Stakes:
     MATCH_WEIGHT = 1.0
     SINGLE_MARGIN_WEIGHT = 0.1
 
-    def __init__(self, observation: Observation) -> None:
+    def __init__(self, observation: Observation, *, match_bonus: bool = True) -> None:
         table = observation.table
+        # Without the bonus (a review), a match's values are the round's margin alone: times
+        # ``scale`` they are points.
+        self.bonus = self.MATCH_WEIGHT if match_bonus else 0.0
         self.me = observation.seat
         self.seats = table.seats
         self.target = table.rules.target(table.seats)
@@ -128,7 +131,7 @@ class Stakes:
         top = max(totals)
         if top >= target and totals.count(top) == 1:
             champion = totals.index(top)
-            bonus = self.MATCH_WEIGHT
+            bonus = self.bonus
             return [margins[seat] + (bonus if seat == champion else -bonus) for seat in range(seats)]
         return margins
 
@@ -297,19 +300,26 @@ class Hard:
         if len(moves) == 1:
             return moves[0]
         search = _Search(observation, rng, [from_move(move) for move in moves])
+        means = self._means(search, observation, flat=False)
+        best = max(range(len(moves)), key=lambda index: means[index])
+        return moves[best]
+
+    def _means(self, search: _Search, observation: Observation, *, flat: bool) -> list[float]:
+        """Each candidate's mean value: exact where the rest of the round is small enough, else by
+        playouts (``flat``: every candidate alike, for judging; else sequential halving, for choosing)."""
         table = observation.table
         left = sum(table.hand_sizes)
-        means: list[float] | None = None
         spent = 0.0
         if self.exact and _small_enough(table.seats, left, table.drawable):
             budget = int(self.NODE_BUDGETS[table.seats] * self.effort)
             means, spent = search.exact(budget, self.MIN_EXACT_WORLDS, self.MAX_EXACT_WORLDS, self.caution)
-        if means is None:
-            playouts = int(self.PLAYOUT_UNITS * self.effort) // (left + min(table.drawable, 8) // 2 + 6)
-            playouts = int(playouts * max(0.3, 1.0 - spent))  # what a failed exact attempt left of the time
-            means = search.monte_carlo(playouts, self.playout)
-        best = max(range(len(moves)), key=lambda index: means[index])
-        return moves[best]
+            if means is not None:
+                return means
+        playouts = int(self.PLAYOUT_UNITS * self.effort) // (left + min(table.drawable, 8) // 2 + 6)
+        if flat:
+            return search.flat(max(len(search.candidates) * 8, playouts), self.playout)
+        playouts = int(playouts * max(0.3, 1.0 - spent))  # what a failed exact attempt left of the time
+        return search.monte_carlo(playouts, self.playout)
 
     def evaluate(
         self, observation: Observation, rng: random.Random, *, margin_only: bool = False
@@ -322,20 +332,9 @@ class Hard:
         moves = legal_moves(observation)
         if len(moves) == 1:
             return [(moves[0], 0.0)]
-        stakes = Stakes(observation)
-        if margin_only:
-            stakes.MATCH_WEIGHT = 0.0
+        stakes = Stakes(observation, match_bonus=not margin_only)
         search = _Search(observation, rng, [from_move(move) for move in moves], stakes)
-        table = observation.table
-        left = sum(table.hand_sizes)
-        means: list[float] | None = None
-        if self.exact and _small_enough(table.seats, left, table.drawable):
-            budget = int(self.NODE_BUDGETS[table.seats] * self.effort)
-            means, _ = search.exact(budget, self.MIN_EXACT_WORLDS, self.MAX_EXACT_WORLDS, self.caution)
-        if means is None:
-            playouts = int(self.PLAYOUT_UNITS * self.effort) // (left + min(table.drawable, 8) // 2 + 6)
-            means = search.flat(max(len(moves) * 8, playouts), self.playout)
-        return list(zip(moves, means, strict=True))
+        return list(zip(moves, self._means(search, observation, flat=True), strict=True))
 
 
 def _small_enough(seats: int, left: int, drawable: int) -> bool:
