@@ -21,7 +21,7 @@ from typing import NamedTuple
 from engine.errors import GameOverError, RoundNotOverError, WrongFirstError
 from engine.line import End
 from engine.observation import Observation, Table
-from engine.rules import Rules, Starter
+from engine.rules import LaterStarter, Rules, Starter
 from engine.state import Move, Outcome, RoundState
 from engine.tiles import Tile
 
@@ -70,19 +70,37 @@ class Match(NamedTuple):
             return False
         if not self.rules.is_match:
             return True
+        return self._match_winner() is not None
+
+    @property
+    def side_scores(self) -> tuple[int, ...]:
+        """The running totals side by side: per seat, or once per team in a partnership preset."""
+        scores = self.scores
+        return tuple(scores[side[0]] for side in self.rules.sides(self.seats))
+
+    def _match_winner(self) -> int | None:
+        """The side that won the finished match, once a side's banked total has reached the target
+        with a single side on top (or, where reaching it loses, a single side at the bottom)."""
         target = self.target
-        top = max(self.banked)
-        return target is not None and top >= target and self.banked.count(top) == 1
+        totals = [self.banked[side[0]] for side in self.rules.sides(self.seats)]
+        if target is None or max(totals) < target:
+            return None
+        best = min(totals) if self.rules.target_loses else max(totals)
+        if totals.count(best) != 1:
+            return None
+        return totals.index(best)
 
     @property
     def winner(self) -> int | None:
-        """The seat that won the game; None while it goes on, and for a draw or a shared win."""
+        """The side that won the game: a seat, or in a partnership preset the team's number (its lower
+        seat). None while it goes on, and for a draw or a shared win."""
         if not self.is_over:
             return None
         if self.rules.is_match:
-            return self.banked.index(max(self.banked))
+            return self._match_winner()
         winners = self.rounds[-1].outcome().winners  # type: ignore[union-attr]
-        return winners[0] if len(winners) == 1 else None
+        sides = {self.rules.side_of(seat) for seat in winners}
+        return sides.pop() if len(sides) == 1 else None
 
     def outcomes(self) -> list[Outcome]:
         return [outcome for state in self.rounds if (outcome := state.outcome()) is not None]
@@ -104,13 +122,18 @@ class Match(NamedTuple):
         return self._replace(rounds=self.rounds[:-1] + (state,), banked=banked)
 
     def next_first(self) -> int | None:
-        """The seat that leads the next round under the match starter (None where the deal decides)."""
-        if self.rules.starter is not Starter.MATCH:
-            return None
+        """The seat that leads the next round, where the match decides it (None where the deal does)."""
+        rules = self.rules
         last = self.rounds[-1]
         outcome = last.outcome()
+        if rules.later_starter is LaterStarter.OWN and rules.starter is not Starter.MATCH:
+            return None
         if outcome is None:
             raise RoundNotOverError("the round is still being played")
+        if rules.later_starter is LaterStarter.NEXT_SEAT:
+            return (last.starter + 1) % self.seats
+        if rules.later_starter is LaterStarter.LAST_TILE:
+            return last.plays()[-1].seat
         if len(outcome.winners) == 1:
             return outcome.winners[0]
         return (last.starter + 1) % self.seats
@@ -123,13 +146,13 @@ class Match(NamedTuple):
             if first is not None and first != expected:
                 raise WrongFirstError(f"seat {expected} leads this round under the rules, not seat {first}")
             first = expected
-        state = RoundState.start(self.rules, hands, boneyard, first)
+        state = RoundState.start(self.rules, hands, boneyard, first, later=True)
         return self._replace(rounds=self.rounds + (state,))
 
     def deal_next(self, rng: random.Random) -> Match:
         """Shuffle with ``rng`` and start the next round."""
         self._check_next()
-        state = RoundState.deal(self.rules, self.seats, rng, self.next_first())
+        state = RoundState.deal(self.rules, self.seats, rng, self.next_first(), later=True)
         return self._replace(rounds=self.rounds + (state,))
 
     def _check_next(self) -> None:

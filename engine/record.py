@@ -221,7 +221,11 @@ def summary(match: Match) -> dict[str, Any]:
                     "draws": list(outcome.draws),
                 }
             )
-    return {"rounds": rounds, "scores": list(match.scores), "finished": match.is_over, "winner": match.winner}
+    result: dict[str, Any] = {"rounds": rounds, "scores": list(match.scores)}
+    if match.rules.has_teams:
+        result["team_scores"] = list(match.side_scores)
+    result.update(finished=match.is_over, winner=match.winner)
+    return result
 
 
 def tile_sum(hand: tuple[Tile, ...]) -> int:

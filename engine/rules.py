@@ -1,4 +1,4 @@
-"""The rule parameters and the seven presets of RULES.md, as data.
+"""The rule parameters and the nine presets of RULES.md, as data.
 
 A preset is one value of :class:`Rules`; a house rule is a new value, not new code:
 
@@ -46,6 +46,23 @@ class RoundScoring(enum.Enum):
     NONE = "none"  # win / loss only
     OTHERS_MINUS_OWN = "others_minus_own"  # others' pips minus own, never below zero
     OTHERS_ROUNDED = "others_rounded"  # others' pips rounded to the nearest 5, nothing off
+    ALL_HANDS = "all_hands"  # the winning side scores the pips in every hand, its own included
+    LOSERS_OWN = "losers_own"  # every losing side is charged the pips in its own hands
+
+
+class Teams(enum.Enum):
+    """Who plays for whom (RULES.md, "Teams")."""
+
+    NONE = "none"  # every seat for itself
+    OPPOSITE = "opposite"  # partners sit opposite: seats 0+2 against 1+3, four seats only
+
+
+class LaterStarter(enum.Enum):
+    """Who leads the rounds after the first one."""
+
+    OWN = "own"  # the starter rule's own: the deal (classic, highest) or the previous winner (match)
+    NEXT_SEAT = "next_seat"  # the seat after the previous round's starter, any tile (partners)
+    LAST_TILE = "last_tile"  # the seat that played the previous round's last tile, any tile (goat)
 
 
 class FishTie(enum.Enum):
@@ -82,6 +99,9 @@ class Rules:
     fish_tie: FishTie = FishTie.NOBODY_SCORES
     targets: Mapping[int, int] = field(default_factory=dict)  # empty: a single round
     top_tie: TopTie = TopTie.EXTRA_ROUND
+    teams: Teams = Teams.NONE
+    later_starter: LaterStarter = LaterStarter.OWN
+    target_loses: bool = False  # the side that reaches the target loses the match (goat)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "hand_sizes", _frozen(self.hand_sizes))
@@ -117,6 +137,24 @@ class Rules:
     def is_match(self) -> bool:
         """Whether the game is several rounds played up to a target."""
         return bool(self.targets)
+
+    @property
+    def has_teams(self) -> bool:
+        return self.teams is not Teams.NONE
+
+    def sides(self, seats: int) -> tuple[tuple[int, ...], ...]:
+        """The sides of a game of ``seats``: one seat each, or the two teams (side ``n`` holds seat ``n``).
+
+        >>> Rules.preset("goat").sides(4), Rules.preset("draw").sides(3)
+        (((0, 2), (1, 3)), ((0,), (1,), (2,)))
+        """
+        if self.teams is Teams.OPPOSITE:
+            return tuple(tuple(range(team, seats, 2)) for team in range(2))
+        return tuple((seat,) for seat in range(seats))
+
+    def side_of(self, seat: int) -> int:
+        """The side ``seat`` plays for: its team's number (its team's lower seat), or the seat itself."""
+        return seat % 2 if self.teams is Teams.OPPOSITE else seat
 
     def check_seats(self, seats: int) -> None:
         if not self.min_seats <= seats <= self.max_seats:
@@ -216,6 +254,32 @@ PRESETS: Mapping[str, Rules] = MappingProxyType(
                 round_scoring=RoundScoring.OTHERS_MINUS_OWN,
                 fish_tie=FishTie.DRAW,
                 targets={2: 100},
+            ),
+            Rules(
+                id="goat",
+                min_seats=4,
+                max_seats=4,
+                hand_sizes={4: 7},
+                boneyard=Boneyard.NONE,
+                starter=Starter.CLASSIC,
+                round_scoring=RoundScoring.LOSERS_OWN,
+                targets={4: 101},
+                teams=Teams.OPPOSITE,
+                later_starter=LaterStarter.LAST_TILE,
+                target_loses=True,
+            ),
+            Rules(
+                id="partners",
+                min_seats=4,
+                max_seats=4,
+                hand_sizes={4: 7},
+                boneyard=Boneyard.NONE,
+                starter=Starter.HIGHEST,
+                auto_lead=True,
+                round_scoring=RoundScoring.ALL_HANDS,
+                targets={4: 200},
+                teams=Teams.OPPOSITE,
+                later_starter=LaterStarter.NEXT_SEAT,
             ),
         )
     }

@@ -37,7 +37,7 @@ from engine.errors import (
 )
 from engine.events import Drew, Event, Passed, Played
 from engine.line import EMPTY_LINE, ENDS, End, Line
-from engine.rules import FishTie, InPlay, RoundScoring, Rules, Starter
+from engine.rules import FishTie, InPlay, LaterStarter, RoundScoring, Rules, Starter
 from engine.tiles import ALL_TILES, Tile, heaviness, pip_count
 
 
@@ -94,9 +94,13 @@ def _can_play(hand: Sequence[Tile], ends: tuple[int | None, ...]) -> bool:
     return False
 
 
-def find_starter(rules: Rules, hands: Sequence[Sequence[Tile]]) -> tuple[int, Tile] | None:
-    """The seat that must lead and its tile, for the forced starter rules (None for the match starter)."""
-    if rules.starter is Starter.MATCH:
+def find_starter(rules: Rules, hands: Sequence[Sequence[Tile]], *, later: bool = False) -> tuple[int, Tile] | None:
+    """The seat that must lead and its tile, for the forced starter rules (None for the match starter).
+
+    ``later``: a round after the first of a match, whose leader the rules' later-round starter may
+    name instead of the deal (None then too: the match names the seat, any tile leads).
+    """
+    if rules.starter is Starter.MATCH or (later and rules.later_starter is not LaterStarter.OWN):
         return None
     holder = {tile: seat for seat, hand in enumerate(hands) for tile in hand}
     order = _CLASSIC_DOUBLES if rules.starter is Starter.CLASSIC else _HIGHEST_DOUBLES
@@ -162,16 +166,19 @@ class RoundState(NamedTuple):
     # --- construction ---------------------------------------------------------------
 
     @staticmethod
-    def deal(rules: Rules, seats: int, rng: random.Random, first: int | None = None) -> RoundState:
+    def deal(
+        rules: Rules, seats: int, rng: random.Random, first: int | None = None, *, later: bool = False
+    ) -> RoundState:
         """Shuffle with ``rng`` and deal; ``first`` names the leader for the match starter (random if None).
 
-        Where the rules name the leader (a forced lead), ``first`` is not used.
+        Where the rules name the leader (a forced lead), ``first`` is not used. ``later``: a round
+        after the first of a match (see :func:`find_starter`).
         """
         size = rules.hand_size(seats)
         tiles = list(ALL_TILES)
         rng.shuffle(tiles)
         hands = tuple(tuple(tiles[i * size : (i + 1) * size]) for i in range(seats))
-        forced_lead = find_starter(rules, hands)
+        forced_lead = find_starter(rules, hands, later=later)
         if forced_lead is not None:
             return _begin(rules, hands, tuple(tiles[seats * size :]), *forced_lead)
         if first is None:
@@ -186,11 +193,14 @@ class RoundState(NamedTuple):
         hands: Sequence[Sequence[Tile]],
         boneyard: Sequence[Tile],
         first: int | None = None,
+        *,
+        later: bool = False,
     ) -> RoundState:
         """A round from explicit hands and boneyard (first drawn first).
 
         ``first`` is required for the match starter and, where the rules decide
-        who leads, must be None or the seat they name.
+        who leads, must be None or the seat they name. ``later``: a round after the
+        first of a match (see :func:`find_starter`).
         """
         seats = len(hands)
         rules.check_seats(seats)
@@ -205,7 +215,7 @@ class RoundState(NamedTuple):
         if len(everything) != len(ALL_TILES):
             missing = sorted(str(t) for t in set(ALL_TILES) - set(everything))
             raise DealError(f"tiles missing from the deal: {', '.join(missing)}")
-        forced_lead = find_starter(rules, hands)
+        forced_lead = find_starter(rules, hands, later=later)
         forced: Tile | None = None
         if forced_lead is None:
             if first is None:
@@ -568,26 +578,49 @@ def _ends_text(line: Line) -> str:
 def round_score(
     rules: Rules, domino: bool, last_seat: int, pips: Sequence[int]
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The winners of a finished round and what each seat scores at its end.
+    """The winners of a finished round and what each seat scores (or, in ``goat``, is charged) at its end.
 
-    ``domino``: ``last_seat`` went out; otherwise a fish, won by the lowest pip count.
+    ``domino``: ``last_seat`` went out; otherwise a fish, won by the side with the lowest pip count.
+    A side is a seat, or a team whose count is its hands' sum and whose points go to each partner.
+
+    >>> from engine.rules import Rules
+    >>> round_score(Rules.preset("goat"), True, 2, [19, 30, 0, 31])
+    ((0, 2), (0, 61, 0, 61))
+    >>> round_score(Rules.preset("partners"), False, 1, [10, 5, 4, 8])  # a fish: 14 against 13
+    ((1, 3), (0, 27, 0, 27))
     """
     seats = len(pips)
+    sides = rules.sides(seats)
+    counts = [sum(pips[seat] for seat in side) for side in sides]
     if domino:
-        winners: tuple[int, ...] = (last_seat,)
+        won: list[int] = [rules.side_of(last_seat)]
     else:
-        lowest = min(pips)
-        winners = tuple(seat for seat in range(seats) if pips[seat] == lowest)
-        if len(winners) > 1 and rules.fish_tie is not FishTie.SHARED_WIN:
-            winners = ()
+        lowest = min(counts)
+        won = [index for index, count in enumerate(counts) if count == lowest]
+        if len(won) > 1 and rules.fish_tie is not FishTie.SHARED_WIN:
+            won = []
+    winners = tuple(sorted(seat for index in won for seat in sides[index]))
     points = [0] * seats
-    if len(winners) == 1:
-        winner = winners[0]
-        others = sum(pips) - pips[winner]
-        if rules.round_scoring is RoundScoring.OTHERS_MINUS_OWN:
-            points[winner] = max(0, others - pips[winner])
-        elif rules.round_scoring is RoundScoring.OTHERS_ROUNDED:
-            points[winner] = round_to_five(others)
+    if len(won) == 1:
+        winner = won[0]
+        others = sum(counts) - counts[winner]
+        scoring = rules.round_scoring
+        if scoring is RoundScoring.LOSERS_OWN:
+            for index, side in enumerate(sides):
+                if index != winner:
+                    for seat in side:
+                        points[seat] = counts[index]
+        else:
+            if scoring is RoundScoring.OTHERS_MINUS_OWN:
+                gained = max(0, others - counts[winner])
+            elif scoring is RoundScoring.OTHERS_ROUNDED:
+                gained = round_to_five(others)
+            elif scoring is RoundScoring.ALL_HANDS:
+                gained = others + counts[winner]
+            else:
+                gained = 0
+            for seat in sides[winner]:
+                points[seat] = gained
     return winners, tuple(points)
 
 

@@ -11,7 +11,10 @@ import pytest
 
 from tests.conftest import REPO, SHARED
 
-EXAMPLES = sorted((SHARED / "examples").glob("*.expected.json")) if (SHARED / "examples").is_dir() else []
+EXAMPLES = sorted((SHARED / "examples").glob("**/*.expected.json")) if (SHARED / "examples").is_dir() else []
+"""Every worked example, those of the partnership presets in ``examples/partners/`` included."""
+KEYS = ["rounds", "scores", "finished", "winner"]
+TEAM_KEYS = ["rounds", "scores", "team_scores", "finished", "winner"]
 
 
 def _run_replay(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -26,7 +29,9 @@ def _run_replay(*args: str, stdin: str | None = None) -> subprocess.CompletedPro
 
 
 @pytest.mark.skipif(not EXAMPLES, reason="../shared/examples is not beside this checkout")
-@pytest.mark.parametrize("expected_path", EXAMPLES, ids=lambda path: path.name.removesuffix(".expected.json"))
+@pytest.mark.parametrize(
+    "expected_path", EXAMPLES, ids=lambda path: str(path.relative_to(SHARED / "examples")).removesuffix(".expected.json")
+)
 def test_example_replays_exactly(expected_path: Path) -> None:
     record_path = expected_path.with_name(expected_path.name.replace(".expected.json", ".json"))
     expected = json.loads(expected_path.read_text(encoding="utf-8"))
@@ -43,7 +48,8 @@ def test_example_replays_exactly(expected_path: Path) -> None:
         assert result.returncode == 0, result.stderr
         assert result.stderr == ""
         assert json.loads(result.stdout) == expected
-        assert list(json.loads(result.stdout)) == ["rounds", "scores", "finished", "winner"]
+        keys = TEAM_KEYS if json.loads(record_path.read_text(encoding="utf-8"))["preset"] in ("goat", "partners") else KEYS
+        assert list(json.loads(result.stdout)) == keys
 
 
 @pytest.mark.skipif(not EXAMPLES, reason="../shared/examples is not beside this checkout")

@@ -16,9 +16,11 @@ SEED = 7
 
 
 def game_of(preset: str, first: Player, key: str) -> Match:
-    """Seat 0 plays with ``first`` (the hard player with the review's seeds), seat 1 is medium."""
+    """Seat 0 plays with ``first`` (the hard player with the review's seeds), the others are medium
+    (two seats, or the four of a partnership preset)."""
     rng = random.Random(key)
-    game = Match.new(Rules.preset(preset), 2, rng)
+    rules = Rules.preset(preset)
+    game = Match.new(rules, rules.min_seats, rng)
     other = Medium()
     while not game.is_over:
         if game.round.is_over:
