@@ -72,7 +72,7 @@ def read_record(data: Any) -> Record:
     rounds = data.get("rounds")
     if not isinstance(rounds, list) or not rounds:
         raise RecordError("bad_record", "record", "rounds must be a non-empty list")
-    extra = {key: value for key, value in data.items() if key not in {"format", "preset", "seats", "rounds"}}
+    extra = {key: value for key, value in data.items() if key not in {"format", "preset", "seats", "rounds", "teams"}}
     return Record(preset, seats, tuple(_read_round(r, item) for r, item in enumerate(rounds)), extra)
 
 
@@ -172,6 +172,8 @@ def replay(record: Record) -> Match:
 def write_record(match: Match, extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The record of ``match`` as a JSON-ready dict; ``extra`` adds fields such as names."""
     data: dict[str, Any] = {"format": FORMAT, "preset": match.rules.id, "seats": match.seats}
+    if match.rules.has_teams:  # for people reading the file; readers take the teams from the preset
+        data["teams"] = [list(side) for side in match.rules.sides(match.seats)]
     data["rounds"] = [_write_round(state) for state in match.rounds]
     if extra:
         data.update({key: value for key, value in extra.items() if key not in data})
