@@ -12,6 +12,8 @@ is the caller's: :meth:`ResultRepository.record` hands it the ratings as they ar
 what it returns, inside one transaction.
 
 A player is a string: ``user:<id>`` for a person, ``computer:<level>`` for a computer player.
+In a partnership game (two against two) each seat's points are its team's total and both partners
+of the winning team won; which seats were partners follows from the preset, so it is not stored.
 """
 
 from __future__ import annotations
@@ -261,9 +263,12 @@ class ResultRepository:
             f"SELECT t.{{column}} FROM result_seats t WHERE {newest} AND t.{mu} IS NOT NULL"
             " ORDER BY t.result_id DESC LIMIT 1"
         )
+        # Several computers of one level in one game are one game for it, and a win only if each of its
+        # seats won (not when one of each team is on both sides, as in a partnership game against the computer).
+        lost_too = "SELECT 1 FROM result_seats o WHERE o.result_id = s.result_id AND o.player = s.player AND o.won = 0"
         sql = (
-            # Several computers of one level in one game are one game (and at most one win) for it.
-            "SELECT s.player, COUNT(DISTINCT s.result_id), COUNT(DISTINCT CASE WHEN s.won = 1 THEN s.result_id END),"
+            "SELECT s.player, COUNT(DISTINCT s.result_id),"
+            f" COUNT(DISTINCT CASE WHEN s.won = 1 AND NOT EXISTS ({lost_too}) THEN s.result_id END),"
             f" (SELECT t.name FROM result_seats t WHERE {newest} ORDER BY t.result_id DESC LIMIT 1),"
             f" (SELECT t.user_id FROM result_seats t WHERE {newest} ORDER BY t.result_id DESC LIMIT 1),"
             f" (SELECT t.level FROM result_seats t WHERE {newest} ORDER BY t.result_id DESC LIMIT 1),"
@@ -292,21 +297,27 @@ class ResultRepository:
         parameters: tuple[Any, ...] = (player,) if chat_id is None else (player, chat_id)
         mu, sigma = ("mu", "sigma") if chat_id is None else ("chat_mu", "chat_sigma")
         rows = await self._backend.fetch_all(
-            f"SELECT preset, won, {mu}, {sigma} FROM result_seats WHERE {where} ORDER BY result_id", parameters
+            f"SELECT result_id, preset, won, {mu}, {sigma} FROM result_seats WHERE {where} ORDER BY result_id, seat",
+            parameters,
         )
+        # One entry per game: a player with several seats in one (computers of one level) won it if each seat did.
+        per_game: dict[int, tuple[str, bool, Skill | None]] = {}
+        for result_id, preset, won, m, s in rows:
+            earlier = per_game.get(result_id)
+            per_game[result_id] = (preset, bool(won) and (earlier is None or earlier[1]), _pair(m, s))
         presets: dict[str, list[int]] = {}
         best = streak = 0
         skill: Skill | None = None
         ratings: list[Skill] = []
-        for preset, won, m, s in rows:
+        for preset, won, rated in per_game.values():
             counts = presets.setdefault(preset, [0, 0])
             counts[0] += 1
             counts[1] += int(won)
             streak = streak + 1 if won else 0
             best = max(best, streak)
-            if m is not None:
-                skill = (m, s)
-                ratings.append(skill)
+            if rated is not None:
+                skill = rated
+                ratings.append(rated)
         return PlayerStats(
             player=player,
             presets=tuple(PresetStats(p, games, wins) for p, (games, wins) in sorted(presets.items())),

@@ -26,6 +26,7 @@ from bot.telegram.people import Person
 from bot.telegram.quiet import QuietAnswers
 from bot.words import score_texts
 from bot.words.languages import Languages
+from engine import Rules
 from renderer.charts import Board, Form
 from storage import Database
 from storage.results import GameResult, PlayerStats, Standing
@@ -223,6 +224,9 @@ async def history_command(
 
 def history_line(result: GameResult) -> str:
     names = [scores.display_name(seat.name, seat.user_id, seat.level) for seat in result.seats]
+    sides = scores.sides_of(result.preset, len(result.seats))
+    if len(sides) < len(result.seats):
+        return team_history_line(result, names, sides)
     winners = [names[seat.seat] for seat in result.winners]
     if not result.finished:
         verdict = score_texts.abandoned_verdict()
@@ -235,6 +239,27 @@ def history_line(result: GameResult) -> str:
     if result.hinted:
         verdict = score_texts.hinted_verdict(verdict)
     return score_texts.history_entry(result.game_id, scores.date_of(result), result.preset, ", ".join(names), verdict)
+
+
+def team_history_line(result: GameResult, names: list[str], sides: scores.Sides) -> str:
+    """A partnership game: "Ann and Cat beat Bob and Dan, 212 to 148"; in goat, who were the goats."""
+    teams = [score_texts.partners([names[index] for index in side]) for side in sides]
+    points = [result.seats[side[0]].points for side in sides]
+    won = [side for side in range(len(sides)) if result.seats[sides[side][0]].won]
+    date = scores.date_of(result)
+    if result.finished and len(won) == 1:
+        winner, loser = won[0], 1 - won[0]
+        if Rules.preset(result.preset).target_loses:
+            words = score_texts.goats_verdict(teams[winner], teams[loser], points[winner], points[loser])
+        else:
+            words = score_texts.team_verdict(teams[winner], teams[loser], points[winner], points[loser])
+        if result.hinted:
+            words = score_texts.hinted_verdict(words)
+        return score_texts.history_team_entry(result.game_id, date, result.preset, words)
+    verdict = score_texts.draw_verdict() if result.finished else score_texts.abandoned_verdict()
+    if result.hinted:
+        verdict = score_texts.hinted_verdict(verdict)
+    return score_texts.history_entry(result.game_id, date, result.preset, score_texts.versus(teams), verdict)
 
 
 # --- /export --------------------------------------------------------------------------------------
@@ -313,10 +338,13 @@ async def export_record(db: Database, result: GameResult) -> dict[str, Any] | No
     record = TableDoc.from_json(row.data).game.record
     if record is None:
         return None
-    extra = {
+    extra: dict[str, Any] = {
         "names": [seat.name for seat in result.seats],
         "levels": [seat.level for seat in result.seats],
         "date": scores.date_of(result),
         "outcome": result.outcome,
     }
+    sides = scores.sides_of(result.preset, len(result.seats))
+    if len(sides) < len(result.seats):  # for people reading the file (RECORD.md); readers ignore it
+        extra["teams"] = [list(side) for side in sides]
     return {**record, **{key: value for key, value in extra.items() if key not in record}}

@@ -10,11 +10,22 @@ place; in a one-round game (classic, quickblock, duel) the round's winners share
 everyone else shares the next; a draw puts everyone in place 1. A win is the game's winner, or
 each of a classic shared win's winners; a draw is nobody's win.
 
-Ratings: openskill's Plackett-Luce model, every player for themselves, places as ranks (equal
-places are equal ranks). A group game counts in that group's ratings and in the overall ones; a
-game in a private chat (against the computer, or with a friend through a room) counts overall
-only. Several computers of one level in one game are each rated from that level's rating, and
-the level then takes the mean of what they got. A rating is shown as ``round(40 * mu)``: a new
+Teams (the partnership presets ``goat`` and ``partners``: seats 0 and 2 against 1 and 3): both
+partners of the winning team (``Match.winner`` is the team's number) win and share place 1, the
+other two share place 2. Places come from the winner, never from the points, which in ``goat``
+are penalty points (the team that reaches 101 loses). Each seat's points are its team's total.
+The team of a seat is not stored: it follows from the preset (:func:`sides_of`), as in a game record.
+
+Ratings: openskill's Plackett-Luce model, places as ranks (equal places are equal ranks): every
+player for themselves, or in a partnership preset openskill's team model, the two partners one
+team sharing its rank (a team's strength is the sum of its partners'). A group game counts in
+that group's ratings and in the overall ones; a game in a private chat (against the computer, or
+with a friend through a room) counts overall only. Several computers of one level in one game are
+each rated from that level's rating, and the level then takes the mean of what they got. Two of
+one level on one team are two players of that strength (each a copy of its own: openskill 6 would
+update one object passed twice twice over), so both get the same change and the level moves once
+by it; one on each team nearly cancel out (and, in the standings, a level that held a seat of
+each team played that game but did not win it). A rating is shown as ``round(40 * mu)``: a new
 player is at 1000, a win moves it up, a loss down. A game ended with /kill (or closed for being
 idle) is stored as abandoned: it changes no rating and counts as no game played. A game in which
 someone asked for a hint (bot/table/hints.py) counts as played, and changes no rating either.
@@ -37,7 +48,7 @@ from openskill.models import PlackettLuce
 
 from bot.model.game import DEFAULT_LEVEL, Game, Seat
 from bot.words import score_texts, texts
-from engine import Match
+from engine import Match, Rules, UnknownPresetError
 from storage import Database, GameStatus
 from storage.results import ABANDONED, FINISHED, GameResult, Rater, SeatResult, Skill
 
@@ -77,7 +88,13 @@ def placings(match: Match) -> list[tuple[int, bool]]:
     >>> sorted(placings(game))[0][0]
     1
     """
-    if match.rules.is_match:
+    rules = match.rules
+    if rules.has_teams:  # the winning team's partners share the win; never "most points first" (goat)
+        winner = match.winner
+        if winner is None:
+            return [(1, False)] * match.seats
+        return [(1, True) if rules.side_of(seat) == winner else (2, False) for seat in range(match.seats)]
+    if rules.is_match:
         scores = match.scores
         return [(1 + sum(other > score for other in scores), seat == match.winner) for seat, score in enumerate(scores)]
     outcome = match.round.outcome()
@@ -128,20 +145,41 @@ def result_of(game: Game) -> GameResult | None:
     )
 
 
-def rate(seats: tuple[SeatResult, ...], current: dict[str, Skill]) -> list[Skill]:
-    """Each seat's rating after a finished game, from the players' ``current`` ones (new: the default).
+Sides = tuple[tuple[int, ...], ...]
+
+
+def sides_of(preset: str, seats: int) -> Sides:
+    """The sides of a stored game: the two teams of a partnership preset, else one seat each.
+
+    >>> sides_of("goat", 4), sides_of("draw", 3), sides_of("retired", 2)
+    (((0, 2), (1, 3)), ((0,), (1,), (2,)), ((0,), (1,)))
+    """
+    try:
+        rules = Rules.preset(preset)
+    except UnknownPresetError:  # a rule set no longer offered: its seats played for themselves
+        rules = None
+    if rules is None or not rules.has_teams or not rules.min_seats <= seats <= rules.max_seats:
+        return tuple((seat,) for seat in range(seats))
+    return rules.sides(seats)
+
+
+def rate(seats: tuple[SeatResult, ...], current: dict[str, Skill], sides: Sides | None = None) -> list[Skill]:
+    """Each seat's rating after a finished game, from the players' ``current`` ones (new: the default);
+    ``sides``: the teams (seat indexes), each rated as one (default: every seat for itself).
 
     >>> win, loss = rate((_seat(0, "user:1", 1), _seat(1, "user:2", 2)), {})
     >>> win[0] > DEFAULT_SKILL[0] > loss[0]
     True
     """
-    before = [current.get(seat.player, DEFAULT_SKILL) for seat in seats]
-    teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in before]
-    ranks = [float(seat.place if seat.place is not None else 1) for seat in seats]
+    sides = sides or tuple((index,) for index in range(len(seats)))
+    # A rating object per seat, even for two seats of one player: openskill updates an object once per mention.
+    teams = [[MODEL.rating(*current.get(seats[index].player, DEFAULT_SKILL)) for index in side] for side in sides]
+    ranks = [float(min(seats[index].place or 1 for index in side)) for side in sides]
     after = MODEL.rate(teams, ranks=ranks)
     by_player: dict[str, list[Skill]] = defaultdict(list)
-    for seat, (rating,) in zip(seats, after, strict=True):
-        by_player[seat.player].append((rating.mu, rating.sigma))
+    for side, ratings in zip(sides, after, strict=True):
+        for index, rating in zip(side, ratings, strict=True):
+            by_player[seats[index].player].append((rating.mu, rating.sigma))
     merged = {
         player: (sum(mu for mu, _ in got) / len(got), sum(sigma for _, sigma in got) / len(got))
         for player, got in by_player.items()
@@ -152,10 +190,11 @@ def rate(seats: tuple[SeatResult, ...], current: dict[str, Skill]) -> list[Skill
 def rater(result: GameResult) -> Rater:
     """Ratings in the game's chat (group games only) and overall."""
     in_chat = result.kind == "group"
+    sides = sides_of(result.preset, len(result.seats))
 
     def work(chat_now: dict[str, Skill], overall_now: dict[str, Skill]) -> list[tuple[Skill | None, Skill | None]]:
-        overall = rate(result.seats, overall_now)
-        chat: list[Skill | None] = list(rate(result.seats, chat_now)) if in_chat else [None] * len(result.seats)
+        overall = rate(result.seats, overall_now, sides)
+        chat: list[Skill | None] = list(rate(result.seats, chat_now, sides)) if in_chat else [None] * len(result.seats)
         return list(zip(chat, overall, strict=True))
 
     return work
@@ -189,11 +228,12 @@ def display_name(name: str, user_id: int | None, level: str | None) -> str:
 
 
 def changes(result: GameResult) -> list[Change]:
-    """Each player's rating change (in the group, or overall for a private game), once per player."""
+    """Each player's rating change (in the group, or overall for a private game), once per player;
+    partners one after the other."""
     in_chat = result.kind == "group"
     seen: set[str] = set()
     found = []
-    for seat in result.seats:
+    for seat in (result.seats[index] for side in sides_of(result.preset, len(result.seats)) for index in side):
         before, after = (seat.chat_before, seat.chat_after) if in_chat else (seat.before, seat.after)
         if after is None or seat.player in seen:
             continue

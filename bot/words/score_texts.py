@@ -169,6 +169,40 @@ def history_entry(number: int, date: str, preset: str, players: str, verdict: st
     )
 
 
+def history_team_entry(number: int, date: str, preset: str, verdict: str) -> str:
+    """A partnership game's line, the teams named in ``verdict`` (already escaped)."""
+    return _("#{number} · {date} · {preset}: {verdict}").format(
+        number=number, date=date, preset=preset_title(preset), verdict=verdict
+    )
+
+
+def partners(names: list[str]) -> str:
+    """Two partners (already escaped): "Ann and Cat" (a bare & would break Telegram's HTML)."""
+    if len(names) != 2:
+        return ", ".join(names)
+    # TRANSLATORS: two partners of a team, as in "Ann and Cat beat Bob and Dan".
+    return _("{first} and {second}").format(first=names[0], second=names[1])
+
+
+def versus(teams: list[str]) -> str:
+    """The teams of a game with no winner: "Ann and Cat vs Bob and Dan"."""
+    if len(teams) != 2:
+        return ", ".join(teams)
+    return _("{first} vs {second}").format(first=teams[0], second=teams[1])
+
+
+def team_verdict(winners: str, losers: str, won: int, lost: int) -> str:
+    """A partnership game's result; the teams already escaped, the points the teams' totals."""
+    return _("{winners} beat {losers}, {won} to {lost}").format(winners=winners, losers=losers, won=won, lost=lost)
+
+
+def goats_verdict(winners: str, losers: str, won: int, lost: int) -> str:
+    """A goat game's result: the losers reached the target of penalty points, and are the goats."""
+    return _("{winners} won, {won} to {lost} penalty points; {losers} are the goats 🐐").format(
+        winners=winners, losers=losers, won=won, lost=lost
+    )
+
+
 def winner_verdict(name: str) -> str:
     return _("{name} won").format(name=name)
 

@@ -22,6 +22,7 @@ from bot.model.game import Game, GameState, Seat, TableDoc, load_game, record_of
 from bot.table.service import GameService
 from bot.telegram.locks import GameLocks
 from bot.telegram.people import Person
+from bot.words import texts
 from bot.words.i18n import speaking
 from engine import Match, Rules, summary
 from storage import Database, GameStatus
@@ -123,23 +124,32 @@ def test_places_of_a_shared_win_a_draw_and_a_match() -> None:
 async def stored_game(
     db: Database,
     match: Match,
-    people: list[Person],
+    people: list[Person | None],
     *,
     chat_id: int = GROUP,
     kind: str = "group",
     level: str = "hard",
     status: GameStatus = GameStatus.FINISHED,
     killed: bool = False,
+    hinted: tuple[int, ...] = (),
 ) -> Game:
-    seats: list[Seat | None] = [Seat(p.name, p.user_id) for p in people]
-    seats += [Seat(f"🤖 {level.capitalize()} {i}", level=level) for i in range(1, match.seats - len(people) + 1)]
-    doc = TableDoc(seats=tuple(seats), game=GameState(record=record_of(match), killed=killed))
+    """``people`` take the first seats, computers of ``level`` the rest (and each None in ``people``)."""
+    seats: list[Seat | None] = []
+    for index in range(match.seats):
+        person = people[index] if index < len(people) else None
+        computers = sum(1 for seat in seats if seat is not None and seat.user_id is None)
+        seats.append(
+            Seat(person.name, person.user_id)
+            if person is not None
+            else Seat(f"🤖 {level.capitalize()} {computers + 1}", level=level)
+        )
+    doc = TableDoc(seats=tuple(seats), game=GameState(record=record_of(match), killed=killed, hinted=hinted))
     row = await db.games.create(
         chat_id=chat_id,
         kind=kind,
         status=status,
         preset=match.rules.id,
-        creator_id=people[0].user_id,
+        creator_id=next(p.user_id for p in people if p is not None),
         data=doc.to_json(),
     )
     return load_game(row)
@@ -331,3 +341,178 @@ def test_every_text_is_in_the_catalogue_languages() -> None:
         with speaking(language):
             words.append(commands.history_line(result))
     assert all("#5" in line and "1970-01-01" in line for line in words)
+
+
+# --- partnership games (goat, partners): two against two -------------------------------------------
+
+DAN = Person(4, "Dan")
+TEAMS = ((0, 2), (1, 3))
+
+
+def team_seats(players: str | list[str], winner: int) -> tuple[SeatResult, ...]:
+    return tuple(seat(index, player, 1 if index % 2 == winner else 2) for index, player in enumerate(players))
+
+
+def test_goat_places_come_from_the_winning_team_not_from_the_points() -> None:
+    match = winner_first("goat", 4, 0)  # team 1 reached 101 penalty points: team 0 wins
+    assert match.side_scores[1] >= 101 > match.side_scores[0]
+    assert scores.placings(match) == [(1, True), (2, False), (1, True), (2, False)]
+    other = winner_first("goat", 4, 1)
+    assert other.side_scores[0] >= 101 > other.side_scores[1]
+    assert scores.placings(other) == [(2, False), (1, True), (2, False), (1, True)]
+
+
+@pytest.mark.parametrize("winner", [0, 1])
+def test_partners_places_go_to_both_partners_of_the_winning_team(winner: int) -> None:
+    match = winner_first("partners", 4, winner)
+    assert match.side_scores[winner] == max(match.side_scores) >= 200
+    assert scores.placings(match) == [(1, True) if s % 2 == winner else (2, False) for s in range(4)]
+
+
+def test_partners_share_their_team_s_result() -> None:
+    a, b, c, d = mus(scores.rate(team_seats("abcd", 0), {}, TEAMS))
+    assert a == c > 25 > b == d
+    # Unequal partners still move the same way as each other, the stronger one less far.
+    a, b, c, d = mus(scores.rate(team_seats("abcd", 1), {"a": (35.0, 3.0), "b": (20.0, 3.0)}, TEAMS))
+    assert a < 35 and c < 25 and b > 20 and d > 25 and 35 - a < 25 - c
+    # The team model, not four players each for themselves with two sharing first place.
+    assert scores.rate(team_seats("abcd", 0), {}, TEAMS) != scores.rate(team_seats("abcd", 0), {})
+
+
+def test_a_team_of_two_computers_of_one_level_is_two_players_of_that_strength_moved_once() -> None:
+    current = {"computer:medium": (27.0, 4.0)}
+    after = scores.rate(team_seats(["user:1", "computer:medium", "user:2", "computer:medium"], 1), current, TEAMS)
+    twins = scores.rate(team_seats(["user:1", "x", "user:2", "y"], 1), {"x": (27.0, 4.0), "y": (27.0, 4.0)}, TEAMS)
+    assert after == twins  # the same as two distinct players of that rating: nobody counted twice
+    assert after[1] == after[3] and after[1][0] > 27 and after[0][0] < 25
+
+
+def test_sides_of_a_stored_game() -> None:
+    assert scores.sides_of("goat", 4) == scores.sides_of("partners", 4) == TEAMS
+    assert scores.sides_of("draw", 4) == ((0,), (1,), (2,), (3,))
+    assert scores.sides_of("no-such-rules", 2) == ((0,), (1,))
+
+
+async def test_a_goat_game_is_stored_rated_listed_and_exported_by_teams(db: Database, tmp_path: Path) -> None:
+    match = winner_first("goat", 4, 0)
+    result = await scores.record(db, await stored_game(db, match, [ANN, BOB, CAROL, DAN]))
+    assert result is not None and result.finished
+    assert [(s.place, s.won) for s in result.seats] == [(1, True), (2, False), (1, True), (2, False)]
+    assert [s.points for s in result.seats] == list(match.scores) == [match.side_scores[s % 2] for s in range(4)]
+    ann, bob, carol, dan = (s.chat_after[0] for s in result.seats)  # type: ignore[index]
+    assert ann == carol > 25 > bob == dan
+    # Rated as two teams, in the chat and overall (the first game anywhere: the same numbers).
+    assert (
+        [s.chat_after for s in result.seats] == [s.after for s in result.seats] == scores.rate(result.seats, {}, TEAMS)
+    )
+    board = {s.player: s for s in await db.results.standings(GROUP)}
+    assert [(board[f"user:{i}"].games, board[f"user:{i}"].wins) for i in (1, 2, 3, 4)] == [
+        (1, 1),
+        (1, 0),
+        (1, 1),
+        (1, 0),
+    ]
+    with speaking("en"):
+        caption = scores.with_ratings("Result", result)
+        line = commands.history_line(result)
+        stats = await commands.stats_text(db, CAROL, GROUP)
+        top, _ = await commands.top_view(db, GROUP, by_wins=True)
+        title = texts.preset_title("goat")
+    # The rating lines: partners one after the other.
+    assert [row.split(":")[0] for row in caption.splitlines()[2:]] == ["Ann", "Carol &lt;3&gt;", "Bob", "Dan"]
+    won, lost = match.side_scores
+    assert line.endswith(
+        f"{title}: Ann and Carol &lt;3&gt; won, {won} to {lost} penalty points; Bob and Dan are the goats 🐐"
+    )
+    assert f"{title}: 1 game, 1 win (100%)" in stats and "Rating here: " in stats
+    assert "nobody" in top.lower() or "at least 3" in top  # one game is below the leaderboard's minimum
+    record = await commands.export_record(db, result)
+    assert record is not None and record["teams"] == [[0, 2], [1, 3]] and record["preset"] == "goat"
+    path = tmp_path / "goat.json"
+    path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+    replayed = subprocess.run(
+        [sys.executable, "-m", "engine", "replay", str(path)], capture_output=True, text=True, cwd=REPO, check=True
+    )
+    assert json.loads(replayed.stdout) == summary(match)
+    assert json.loads(replayed.stdout)["team_scores"] == [won, lost] and json.loads(replayed.stdout)["winner"] == 0
+
+
+async def test_partners_games_count_on_the_leaderboard_and_in_stats(db: Database) -> None:
+    for seed_winner in (1, 1, 0):
+        await scores.record(db, await stored_game(db, winner_first("partners", 4, seed_winner), [ANN, BOB, CAROL, DAN]))
+    await scores.record(db, await stored_game(db, winner_first("duel", 2, 1), [ANN, BOB]))
+    with speaking("en"):
+        top, _ = await commands.top_view(db, GROUP, by_wins=True)
+        stats = await commands.stats_text(db, BOB, GROUP)
+        line = commands.history_line((await db.results.recent(chat_id=GROUP))[1])
+        title = texts.preset_title("partners")
+    assert top.splitlines()[1].startswith("1. Bob — 4 games, 3 wins (75%)")
+    assert f"{title}: 3 games, 2 wins (67%)" in stats and "All rule sets: 4 games, 3 wins (75%)" in stats
+    assert "Ann and Carol &lt;3&gt; beat Bob and Dan, " in line
+    overall = await db.results.player_stats("user:2", None)
+    assert len(overall.ratings) == 4  # every team game moved the rating line
+
+
+async def test_a_private_team_game_with_computer_partner_and_opponents(db: Database) -> None:
+    """Against the computer: Ann and a medium partner against two more: one level, one rating."""
+    result = await scores.record(
+        db,
+        await stored_game(db, winner_first("goat", 4, 0), [ANN], chat_id=ANN.user_id, kind="private", level="medium"),
+    )
+    assert result is not None
+    assert all(s.chat_after is None for s in result.seats)
+    assert result.seats[0].after[0] > 25  # type: ignore[index]
+    assert result.seats[1].after == result.seats[2].after == result.seats[3].after
+    with speaking("en"):
+        caption = scores.with_ratings("Result", result)
+        line = commands.history_line(result)
+    assert caption.count("🤖 Computer (Medium)") == 1
+    assert "Ann and 🤖 Computer (Medium) won" in line
+
+
+async def test_a_hinted_team_game_changes_no_rating(db: Database) -> None:
+    result = await scores.record(
+        db, await stored_game(db, winner_first("partners", 4, 0), [ANN, BOB, CAROL, DAN], hinted=(0,))
+    )
+    assert result is not None and result.finished and result.hinted
+    assert all(s.after is None and s.chat_after is None for s in result.seats)
+    assert [s.won for s in result.seats] == [True, False, True, False]
+    assert all(s.skill is None for s in await db.results.standings(GROUP))
+    with speaking("en"):
+        assert "💡 with hints, not rated" in commands.history_line(result)
+        assert scores.with_ratings("Result", result).endswith("changes no rating.")
+
+
+async def test_an_abandoned_team_game_names_the_teams(db: Database) -> None:
+    half = Match.new(Rules.preset("goat"), 4, random.Random(1))
+    half = half.apply(half.round.legal_moves()[0])
+    killed = await stored_game(db, half, [ANN, BOB, CAROL, DAN], status=GameStatus.CANCELLED, killed=True)
+    result = await scores.record(db, killed)
+    assert result is not None and not result.finished
+    with speaking("en"):
+        line = commands.history_line(result)
+    assert "Ann and Carol &lt;3&gt; vs Bob and Dan — abandoned" in line
+
+
+@pytest.mark.parametrize(
+    ("language", "goats", "beat"), [("ru", "козлы 🐐", "обыграли пару"), ("uk", "козли 🐐", "перемогли пару")]
+)
+def test_team_history_lines_in_every_language(language: str, goats: str, beat: str) -> None:
+    """A team game's /history line in Russian and Ukrainian: no English left."""
+
+    def result(preset: str, won: int, lost: int) -> GameResult:
+        seats = tuple(
+            replace(seat(i, f"user:{i}", 1 if i % 2 == 0 else 2), name=name, user_id=i, points=lost if i % 2 else won)
+            for i, name in enumerate(["Ann", "Bob", "Cat", "Dan"])
+        )
+        return GameResult(
+            game_id=7, chat_id=GROUP, kind="group", preset=preset, seats=seats, outcome=FINISHED, ended_at=0
+        )
+
+    with speaking(language):
+        goat = commands.history_line(result("goat", 44, 101))
+        partners = commands.history_line(result("partners", 212, 148))
+    assert goat.index("Ann") < goat.index("44") < goat.index("101") < goat.index("Bob") < goat.index(goats)
+    assert partners.index("Ann") < partners.index(beat) < partners.index("Bob") < partners.index("212 : 148")
+    for line in (goat, partners):
+        assert not [word for word in (" and ", "beat", "won", "goats", "penalty") if word in line]

@@ -159,3 +159,47 @@ async def test_unrecorded_games_are_the_ended_ones_without_a_result(db: Database
     result = _result(recorded, {1: 1, 2: 2})
     await db.results.record(result, Counting().of(result))
     assert await db.results.unrecorded() == [finished, killed, closed]
+
+
+def _team_result(game_id: int, players: list[str], winner: int) -> GameResult:
+    """A partnership game (seats 0 and 2 against 1 and 3): both partners of ``winner``'s team won."""
+    seats = tuple(
+        SeatResult(
+            seat=index,
+            player=player,
+            user_id=int(player.split(":")[1]) if player.startswith("user:") else None,
+            level=None if player.startswith("user:") else player.split(":")[1],
+            name=player,
+            points=44 if index % 2 == winner else 101,  # goat: the winners have fewer penalty points
+            place=1 if index % 2 == winner else 2,
+            won=index % 2 == winner,
+        )
+        for index, player in enumerate(players)
+    )
+    return GameResult(
+        game_id=game_id, chat_id=GROUP, kind="group", preset="goat", seats=seats, outcome=FINISHED, ended_at=1.0
+    )
+
+
+async def test_a_level_on_both_teams_played_but_did_not_win(db: Database) -> None:
+    """Against the computer in a partnership game, one level sits on both teams: a game for it, never a
+    win; a level holding both seats of the winning team won once. Either way one game, one rating."""
+    both = _team_result(await _game(db), ["user:1", "computer:medium", "computer:medium", "computer:medium"], 0)
+    await db.results.record(both, Counting().of(both))
+    one_side = _team_result(await _game(db), ["user:1", "computer:hard", "user:2", "computer:hard"], 1)
+    await db.results.record(one_side, Counting().of(one_side))
+    board = {s.player: (s.games, s.wins) for s in await db.results.standings(GROUP)}
+    assert board == {"user:1": (2, 1), "user:2": (1, 0), "computer:medium": (1, 0), "computer:hard": (1, 1)}
+    medium = await db.results.player_stats("computer:medium", GROUP)
+    assert (medium.games, medium.wins, len(medium.ratings)) == (1, 0, 1)
+    hard = await db.results.player_stats("computer:hard", None)
+    assert (hard.games, hard.wins, hard.best_streak, len(hard.ratings)) == (1, 1, 1, 1)
+    ann = await db.results.player_stats("user:1", GROUP)
+    assert [(p.preset, p.games, p.wins) for p in ann.presets] == [("goat", 2, 1)] and ann.current_streak == 0
+    stored = await db.results.get(both.game_id)
+    assert stored is not None and [(s.points, s.place, s.won) for s in stored.seats] == [
+        (44, 1, True),
+        (101, 2, False),
+        (44, 1, True),
+        (101, 2, False),
+    ]
