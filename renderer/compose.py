@@ -31,11 +31,21 @@ class SeatLabel(NamedTuple):
     score: int | None  # shown in scored games
     to_play: bool
     you: bool  # the seat whose private view this is
+    team: int | None = None  # a partnership game's team (0 or 1): the card gets that team's colour
 
 
 class Header(NamedTuple):
     seats: tuple[SeatLabel, ...]
     boneyard: int
+    # A partnership game's team totals: the box at the right shows them, in the teams' colours,
+    # where other games show the boneyard (a partnership game has none).
+    team_scores: tuple[int, ...] | None = None
+
+
+def team_bar(canvas: Image.Image, team: int, x: int, top: int, bottom: int, width: int) -> None:
+    """A crisp bar in ``team``'s colour (no blends needed in the palette)."""
+    colour = palette.index(theme.TEAM_COLOURS[team])
+    ImageDraw.Draw(canvas).rectangle((x, top, x + width - 1, bottom - 1), fill=colour)
 
 
 class Board(NamedTuple):
@@ -119,6 +129,11 @@ def draw_header(canvas: Image.Image, header: Header, sizes: Sizes) -> None:
             box = sprites.card(card_width, card_height, fill, on=theme.HEADER)
         box.paste(canvas, x, y)
         inner = x + round(card_height * 0.16)
+        if label.team is not None:  # the team's colour down the card's left side
+            bar = max(4, round(card_height * 0.11))
+            edge = max(3, sizes.width // 300) + 1
+            team_bar(canvas, label.team, x + edge, y + round(card_height * 0.18), y + round(card_height * 0.82), bar)
+            inner = x + edge + bar + round(card_height * 0.1)
         name_y = y + round(card_height * 0.3)
         stats_y = y + round(card_height * 0.72)
         if label.to_play:
@@ -150,6 +165,9 @@ def draw_header(canvas: Image.Image, header: Header, sizes: Sizes) -> None:
         bone_width, card_height, theme.HEADER, theme.TEXT_DIM, max(1, sizes.width // 540), on=theme.HEADER
     )
     box.paste(canvas, x, gap)
+    if header.team_scores is not None:
+        _draw_team_scores(canvas, header.team_scores, x, gap, bone_width, card_height, sizes)
+        return
     heap = sprites.boneyard_icon(icon, on=theme.HEADER)
     middle = gap + card_height // 2
     count = str(header.boneyard)
@@ -206,6 +224,7 @@ class ResultRow(NamedTuple):
     points: int  # scored in this round, during play and at its end
     total: int | None  # the match's running total after the round
     winner: bool
+    team: int | None = None  # a partnership game's team: the row gets that team's colour
 
 
 def result_rows_height(rows: Sequence[ResultRow], sizes: Sizes) -> int:
@@ -253,6 +272,11 @@ def draw_result_rows(canvas: Image.Image, rows: Sequence[ResultRow], top: int, s
         sprites.card(width - 2 * pad, row_height - pad // 2, fill, on=theme.HEADER).paste(canvas, pad, y)
         middle = y + (row_height - pad // 2) // 2
         x = pad + round(pad * 0.8)
+        if row.team is not None:  # the team's colour down the row's left side
+            bar = max(4, round(sizes.width * 0.011))
+            inset = round((row_height - pad // 2) * 0.16)
+            team_bar(canvas, row.team, pad + max(3, pad // 4), y + inset, y + row_height - pad // 2 - inset, bar)
+            x += bar
         if row.winner:
             mark = sprites.crown(round(sizes.name_font * 0.8), on=fill)
             mark.paste(canvas, x, middle - mark.height // 2)
@@ -285,3 +309,45 @@ def _draw_numbers(canvas: Image.Image, row: ResultRow, middle: int, sizes: Sizes
     text_width = _write(canvas, right, middle, str(row.pips), size, theme.TEXT_DIM, on=on, right=True)
     pip = sprites.dot(round(size * 0.45), theme.TEXT_DIM, on=on)
     pip.paste(canvas, right - text_width - pip.width - pad // 3, middle - pip.height // 2)
+
+
+def _draw_team_scores(
+    canvas: Image.Image, scores: Sequence[int], x: int, y: int, width: int, height: int, sizes: Sizes
+) -> None:
+    """The team totals one above the other in the header's right box, each after its team's colour square."""
+    size = round(sizes.number_font * 0.9)
+    square = round(size * 0.7)
+    rows = len(scores)
+    for team, score in enumerate(scores):
+        middle = y + round(height * (2 * team + 1) / (2 * rows))
+        left = x + round(width * 0.16)
+        team_bar(canvas, team, left, middle - square // 2, middle - square // 2 + square, square)
+        _write(canvas, left + square + round(size * 0.35), middle, str(score), size, theme.TEXT, on=theme.HEADER)
+
+
+def team_strip_height(sizes: Sizes) -> int:
+    return round(sizes.width * 0.075)
+
+
+def draw_team_strip(canvas: Image.Image, totals: Sequence[int], crowned: int | None, top: int, sizes: Sizes) -> None:
+    """A partnership game's result: each team's colour square and match total side by side, centred,
+    the round's winning team crowned (as its players' rows are)."""
+    width, height = sizes.width, team_strip_height(sizes)
+    ImageDraw.Draw(canvas).rectangle((0, top, width - 1, top + height - 1), fill=palette.index(theme.HEADER))
+    size = sizes.number_font
+    square = round(size * 0.75)
+    gap = round(size * 0.35)
+    middle = top + height // 2
+    parts = []
+    for team, total in enumerate(totals):
+        text = sprites.label(str(total), size, theme.TEXT, on=theme.HEADER)
+        mark = sprites.crown(round(size * 0.8), on=theme.HEADER) if team == crowned else None
+        parts.append((team, text, mark, square + gap + text.width + (gap + mark.width if mark else 0)))
+    spacing = round(width * 0.08)
+    x = (width - sum(part[3] for part in parts) - spacing * (len(parts) - 1)) // 2
+    for team, text, mark, part_width in parts:
+        team_bar(canvas, team, x, middle - square // 2, middle - square // 2 + square, square)
+        text.paste(canvas, x + square + gap, middle - text.height // 2)
+        if mark is not None:
+            mark.paste(canvas, x + square + gap + text.width + gap, middle - mark.height // 2)
+        x += part_width + spacing

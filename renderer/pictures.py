@@ -36,8 +36,10 @@ from renderer.compose import (
     draw_hand,
     draw_header,
     draw_result_rows,
+    draw_team_strip,
     hand_height,
     result_rows_height,
+    team_strip_height,
 )
 from renderer.encode import Picture, encode
 from renderer.sprites import Look
@@ -97,15 +99,23 @@ def draw_result(result: RoundResult, names: Sequence[str] | None = None, *, widt
             points=outcome.points[seat] + outcome.fives[seat],
             total=None if result.scores is None else result.scores[seat],
             winner=seat in outcome.winners,
+            team=result.rules.side_of(seat) if result.rules.has_teams else None,
         )
         for seat in range(result.seats)
     ]
     rows_height = result_rows_height(rows, sizes)
     board = choose_board(result.line, result.last, sizes, sizes.board_max_private)
     board_height = max(round(sizes.board_min * 0.8), board.height + 2 * sizes.pad)
-    canvas = palette.canvas((sizes.width, rows_height + board_height), theme.FELT)
-    draw_result_rows(canvas, rows, 0, sizes)
-    draw_board(canvas, board, rows_height, board_height)
+    rules = result.rules
+    # A partnership game's match totals, team by team, above the rows (the replay's last frame ends on them).
+    strip = team_strip_height(sizes) if rules.has_teams and result.scores is not None else 0
+    canvas = palette.canvas((sizes.width, strip + rows_height + board_height), theme.FELT)
+    if strip and result.scores is not None:
+        totals = [result.scores[side[0]] for side in rules.sides(result.seats)]
+        crowned = rules.side_of(outcome.winners[0]) if outcome.winners else None
+        draw_team_strip(canvas, totals, crowned, 0, sizes)
+    draw_result_rows(canvas, rows, strip, sizes)
+    draw_board(canvas, board, strip + rows_height, board_height)
     return canvas
 
 
@@ -122,7 +132,7 @@ def _table_picture(
 
 def _header(table: Table, names: Sequence[str] | None, you: int | None) -> Header:
     labels = _names(names, table.seats)
-    scored = _shows_scores(table.rules)
+    scored = _shows_scores(table.rules) and not table.rules.has_teams  # a team's total is in the box at the right
     seats = tuple(
         SeatLabel(
             name=labels[seat],
@@ -130,9 +140,13 @@ def _header(table: Table, names: Sequence[str] | None, you: int | None) -> Heade
             score=table.scores[seat] if scored else None,
             to_play=table.end is None and table.turn == seat,
             you=seat == you,
+            team=table.rules.side_of(seat) if table.rules.has_teams else None,
         )
         for seat in range(table.seats)
     )
+    if table.rules.has_teams:  # the team totals where the boneyard would be (a partnership game has none)
+        totals = tuple(table.scores[side[0]] for side in table.rules.sides(table.seats))
+        return Header(seats, table.boneyard_count, totals)
     return Header(seats, table.boneyard_count)
 
 

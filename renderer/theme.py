@@ -38,6 +38,9 @@ BADGE_FILL: Colour = (255, 208, 40)  # the open ends' numbers
 BADGE_EDGE: Colour = (20, 20, 20)
 TURN: Colour = (255, 196, 36)  # the marker of the seat to play, a winner's crown
 YOU: Colour = (110, 196, 255)  # the marker of the seat whose private view it is
+# The two teams of a partnership game (goat, partners): team 0 red, team 1 blue, as the captions'
+# 🟥 and 🟦. Drawn as crisp bars and squares only, so they need no blends in the palette.
+TEAM_COLOURS: tuple[Colour, Colour] = ((226, 74, 66), (66, 133, 244))
 
 BASE_COLOURS: tuple[Colour, ...] = (
     FELT,
@@ -115,6 +118,11 @@ def _palette() -> list[int]:
             if colour not in seen:
                 seen.add(colour)
                 colours.append(colour)
+    # Added after every blend, so that the entries of the older colours stay where they were.
+    for colour in TEAM_COLOURS:
+        if colour not in seen:
+            seen.add(colour)
+            colours.append(colour)
     if len(colours) > 256:
         raise AssertionError(f"the palette needs {len(colours)} colours")
     colours += [colours[0]] * (256 - len(colours))  # unused entries repeat the felt, never chosen first

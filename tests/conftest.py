@@ -45,6 +45,7 @@ LONG_FIRST = (
     "tests/e2e/test_chaos_secrecy.py",
     "tests/e2e/test_chaos_crash.py",
     "tests/e2e/test_limits.py",
+    "tests/e2e/test_partnership.py",
     "tests/e2e/test_junk.py",
     "tests/e2e/test_webhook.py",
     "tests/e2e/test_instances.py",

@@ -6,7 +6,7 @@ from bot.display.names import shown_name, shown_names
 from bot.model import absence
 from bot.model.clock import clock_seconds
 from bot.model.game import Game
-from bot.words import hint_texts, manners_texts, table_texts, texts
+from bot.words import hint_texts, manners_texts, table_texts, team_texts, texts
 from engine import Match, Rules
 
 
@@ -16,8 +16,42 @@ def lobby_text(game: Game) -> str:
     # "someone" only for a lobby stored before the creator's name was kept
     creator = seated or game.doc.options.creator or table_texts.someone()
     names = [shown_name(s) if s else None for s in game.doc.seats]
-    text = texts.lobby_text(game.row.preset, rules, names, creator, fill_level=game.doc.options.computer_level)
+    seat_lines = _team_seat_lines(rules, names) if rules.has_teams and len(names) == rules.max_seats else None
+    text = texts.lobby_text(
+        game.row.preset, rules, names, creator, fill_level=game.doc.options.computer_level, seat_lines=seat_lines
+    )
     return text + "\n\n" + hint_texts.lobby_hints_line() if game.doc.options.hints else text
+
+
+def _team_seat_lines(rules: Rules, names: list[str | None]) -> str:
+    """A partnership lobby's seats by team: who partners whom, numbered as people count seats (1 to 4)."""
+    lines = [team_texts.lobby_teams_intro()]
+    for team, seats in enumerate(rules.sides(len(names))):
+        lines.append(team_texts.lobby_team_heading(team))
+        lines += [f"{seat + 1}. {texts.escape(names[seat] or '—')}" for seat in seats]
+    return "\n".join(lines)
+
+
+def seat_names(game: Game, rules: Rules) -> list[str]:
+    """The names as captions say them: in a partnership game each with its team's mark ("🟥 Ann")."""
+    names = shown_names(game.doc.seats)
+    if not rules.has_teams:
+        return names
+    return [team_texts.marked(name, rules.side_of(seat)) for seat, name in enumerate(names)]
+
+
+def teams_of(game: Game, rules: Rules) -> list[list[str]]:
+    """The partners' plain names, team by team."""
+    names = shown_names(game.doc.seats)
+    return [[names[seat] for seat in side] for side in rules.sides(len(names))]
+
+
+def _score_line(rules: Rules, scores: tuple[int, ...] | list[int], target: int | None, names: list[str]) -> str:
+    """ "Score: Ann 10 · Bob 25"; a partnership game's by team, goat's as penalty points."""
+    if rules.has_teams:
+        totals = [scores[side[0]] for side in rules.sides(len(scores))]
+        return team_texts.penalty_line(totals, target) if rules.target_loses else team_texts.score_line(totals)
+    return table_texts.score_line(" · ".join(f"{texts.escape(names[i])} {s}" for i, s in enumerate(scores)))
 
 
 def status_lines(game: Game, match: Match) -> list[str]:
@@ -25,12 +59,14 @@ def status_lines(game: Game, match: Match) -> list[str]:
 
     Read from the round's public :class:`engine.Table` only (drawn tiles left out), never from
     its hands: a caption goes to the group and to every seat alike."""
-    names = shown_names(game.doc.seats)
-    state = match.table()
     rules = match.rules
+    names = seat_names(game, rules)
+    state = match.table()
     target = match.target
     title = f"<b>{texts.preset_title(rules.id)}</b>"
-    if rules.is_match:
+    if rules.target_loses:
+        title = team_texts.goat_title(rules.id, len(match.rounds), target)
+    elif rules.is_match:
         title = table_texts.match_title(rules.id, len(match.rounds), target)
     lines = [title]
     if game.doc.game.killed:
@@ -47,9 +83,7 @@ def status_lines(game: Game, match: Match) -> list[str]:
     if away and not match.is_over:
         lines.append(manners_texts.away_line(away))
     if rules.is_match or rules.in_play.value != "none":
-        lines.append(
-            table_texts.score_line(" · ".join(f"{texts.escape(names[i])} {s}" for i, s in enumerate(state.scores)))
-        )
+        lines.append(_score_line(rules, state.scores, target, names))
     recent = table_texts.describe_events(list(state.history[-8:]), names)[-3:]
     if recent:
         lines.append(". ".join(recent) + ".")
@@ -57,7 +91,10 @@ def status_lines(game: Game, match: Match) -> list[str]:
 
 
 def board_caption(game: Game, match: Match) -> str:
-    return _fit("\n".join(status_lines(game, match)))
+    lines = status_lines(game, match)
+    if match.rules.has_teams:  # who partners whom, under the counts
+        lines.insert(3, team_texts.teams_line(teams_of(game, match.rules)))
+    return _fit("\n".join(lines))
 
 
 def _clock_suffix(game: Game, match: Match) -> str:
@@ -80,17 +117,23 @@ def hand_caption(game: Game, match: Match, seat: int) -> str:
             lines[1] += " " + manners_texts.your_clock(seconds)
     elif not absence.present(game.doc, seat) and not match.is_over:
         lines.insert(2, manners_texts.hand_away_line())
+    rules = match.rules
+    if rules.has_teams:
+        partner = next(other for other in rules.sides(match.seats)[rules.side_of(seat)] if other != seat)
+        lines.insert(2, team_texts.your_partner(shown_names(game.doc.seats)[partner], rules.side_of(seat)))
     return _fit("\n".join(lines))
 
 
 def result_caption(game: Game, match: Match, round_index: int) -> str:
-    names = shown_names(game.doc.seats)
+    rules = match.rules
+    names = seat_names(game, rules)
     state = match.rounds[round_index]
     outcome = state.outcome()
     assert outcome is not None
-    rules = match.rules
     how = table_texts.domino() if outcome.end.value == "domino" else table_texts.fish()
-    if not outcome.winners:
+    if rules.has_teams:
+        verdict = _team_verdict(game, match, round_index)
+    elif not outcome.winners:
         verdict = table_texts.draw_verdict() if rules.fish_tie.value == "draw" else table_texts.lowest_tie_verdict()
     elif len(outcome.winners) > 1:
         verdict = table_texts.shared_win([names[w] for w in outcome.winners])
@@ -103,18 +146,39 @@ def result_caption(game: Game, match: Match, round_index: int) -> str:
         lines.append(table_texts.hand_left(names[seat], tiles, outcome.pips[seat]))
     is_last = round_index == len(match.rounds) - 1
     if rules.is_match:
-        totals = _totals_after(match, round_index)
-        lines.append(table_texts.score_line(" · ".join(f"{texts.escape(names[i])} {s}" for i, s in enumerate(totals))))
+        lines.append(_score_line(rules, totals_after(match, round_index), match.target, names))
     if is_last and match.is_over:
         champion = match.winner
         if champion is None:
             lines.append(table_texts.game_over())
+        elif rules.has_teams:
+            teams = teams_of(game, rules)
+            lines.append(team_texts.team_wins_game(champion, teams[champion]))
+            if rules.target_loses:
+                lines.append(team_texts.goats(1 - champion, teams[1 - champion]))
         else:
             lines.append(table_texts.game_winner(names[champion]))
     return _fit("\n".join(lines))
 
 
-def _totals_after(match: Match, round_index: int) -> list[int]:
+def _team_verdict(game: Game, match: Match, round_index: int) -> str:
+    """Which team won the round and what it scored, or (goat) which team takes the penalty points."""
+    rules = match.rules
+    outcome = match.rounds[round_index].outcome()
+    assert outcome is not None
+    if not outcome.winners:
+        return team_texts.team_tie()
+    teams = teams_of(game, rules)
+    won = rules.side_of(outcome.winners[0])
+    if rules.target_loses:
+        lost = 1 - won
+        charged = outcome.points[rules.sides(match.seats)[lost][0]]
+        charge = team_texts.team_charged(lost, teams[lost], charged)
+        return team_texts.team_wins_round(won, teams[won], 0) + " " + charge
+    return team_texts.team_wins_round(won, teams[won], outcome.points[outcome.winners[0]])
+
+
+def totals_after(match: Match, round_index: int) -> list[int]:
     totals = [0] * match.seats
     for state in match.rounds[: round_index + 1]:
         outcome = state.outcome()

@@ -27,7 +27,16 @@ from bot.telegram.callbacks import (
     SoloTap,
     TileTap,
 )
-from bot.words import hint_texts, manners_texts, replay_texts, review_texts, room_texts, table_texts, texts
+from bot.words import (
+    hint_texts,
+    manners_texts,
+    replay_texts,
+    review_texts,
+    room_texts,
+    table_texts,
+    team_texts,
+    texts,
+)
 from engine import ENDS, End, Match, Rules, Tile
 from engine.players import LEVELS
 
@@ -49,17 +58,26 @@ def lobby_markup(game: Game) -> InlineKeyboardMarkup:
         return InlineKeyboardButton(text=text, callback_data=LobbyTap(game=game.id, action=action).pack())
 
     seats = len(game.doc.seats)
+    rules = Rules.preset(game.row.preset)
+    join_rows = [
+        [
+            button(table_texts.join_button(), LobbyAction.JOIN),
+            button(table_texts.leave_button(), LobbyAction.LEAVE),
+        ]
+    ]
+    clock = button(manners_texts.lobby_clock_button(clock_seconds(game.doc, "group")), LobbyAction.CLOCK)
+    options = [button(table_texts.lobby_seats_button(seats), LobbyAction.SEATS), clock]
+    if rules.has_teams and seats == rules.max_seats:  # a side each, and the seats are fixed at four
+        join_rows = [
+            [button(team_texts.join_team_button(team), LobbyAction.join_team(team)) for team in range(2)],
+            [button(table_texts.leave_button(), LobbyAction.LEAVE)],
+        ]
+        options = [clock]
     return InlineKeyboardMarkup(
         inline_keyboard=[
-            [
-                button(table_texts.join_button(), LobbyAction.JOIN),
-                button(table_texts.leave_button(), LobbyAction.LEAVE),
-            ],
+            *join_rows,
             [button(f"+🤖 {texts.level_title(level)}", LobbyAction.add(level)) for level in LEVELS],
-            [
-                button(table_texts.lobby_seats_button(seats), LobbyAction.SEATS),
-                button(manners_texts.lobby_clock_button(clock_seconds(game.doc, "group")), LobbyAction.CLOCK),
-            ],
+            options,
             [button(hint_texts.lobby_hints_button(game.doc.options.hints), LobbyAction.HINTS)],
             [
                 button(table_texts.start_button(), LobbyAction.START),

@@ -44,8 +44,8 @@ def draw_private(observation: Observation, names: Sequence[str]) -> Photo:
     return Photo(picture.data, picture.filename)
 
 
-def draw_result(state: RoundState, names: Sequence[str]) -> Photo:
-    picture = render_result(RoundResult.of(state), names)
+def draw_result(state: RoundState, names: Sequence[str], scores: Sequence[int] | None = None) -> Photo:
+    picture = render_result(RoundResult.of(state, scores=scores), names)
     return Photo(picture.data, picture.filename)
 
 
@@ -156,5 +156,6 @@ class PictureMaker:
         """/top: the ranked players with their trends."""
         return await self._run(draw_board, board)
 
-    async def result(self, state: RoundState, names: Sequence[str]) -> Photo:
-        return await self._run(draw_result, state, list(names))
+    async def result(self, state: RoundState, names: Sequence[str], scores: Sequence[int] | None = None) -> Photo:
+        """A round's result; ``scores``: the match's totals after it, drawn beside each hand."""
+        return await self._run(draw_result, state, list(names), None if scores is None else list(scores))

@@ -125,7 +125,9 @@ class Presenter:
                     if match.is_over and round_index == len(match.rounds) - 1:
                         markup = keyboards.final_result_markup(game.id, markup)
                 if names not in pictures:
-                    pictures[names] = await self.pictures.result(state, list(names))
+                    # A partnership game's picture has the team totals too (the caption's score line).
+                    totals = captions.totals_after(match, round_index) if match.rules.has_teams else None
+                    pictures[names] = await self.pictures.result(state, list(names), totals)
                 picture = pictures[names]
                 try:
                     message_id = await self.outbox.send_photo(chat_id, picture[0], picture[1], caption, markup)

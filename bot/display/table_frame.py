@@ -119,10 +119,13 @@ def table_frame(game: Game, seat: int | None) -> dict[str, Any]:
                 "score": table.scores[index],
                 "computer": doc.seats[index] is not None and doc.seats[index].user_id is None,  # type: ignore[union-attr]
                 "away": not absence.present(doc, index),
+                # A partnership game's team (0 or 1; the page tints the seat red or blue); None otherwise.
+                "team": match.rules.side_of(index) if match.rules.has_teams else None,
             }
             for index, size in enumerate(table.hand_sizes)
         ],
-        "boneyard": table.boneyard_count,
+        # None: a partnership game deals all 28 tiles, so there is no boneyard to show.
+        "boneyard": None if match.rules.has_teams else table.boneyard_count,
         "line": _line(table.line),
         "last": _last(table),
         "hand": _hand(view) if view is not None and not over else [],

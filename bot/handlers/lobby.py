@@ -103,9 +103,12 @@ async def lobby_tap(
     query: CallbackQuery, callback_data: LobbyTap, person: Person, service: GameService, outbox: Outbox, bot: Bot
 ) -> None:
     action = callback_data.action
+    switched = False
     try:
         if action is LobbyAction.JOIN:
             game = await service.join(callback_data.game, person)
+        elif action.team is not None:
+            game, switched = await service.join_team(callback_data.game, person, action.team)
         elif action is LobbyAction.LEAVE:
             game = await service.leave(callback_data.game, person)
         elif action is LobbyAction.ADD:  # a keyboard from before the levels: the lobby's last chosen level
@@ -132,9 +135,14 @@ async def lobby_tap(
             raise TableError(Refusal.BROKEN)
     except TableError as error:
         if error.refusal is Refusal.NEED_PRIVATE:
-            await query.answer(url=await create_start_link(bot, f"{JOIN_PREFIX}{callback_data.game}"))
+            # The link takes the seat in one tap, with the team tapped ("j<game>a"), bot/handlers/start.py.
+            team = "" if action.team is None else "ab"[action.team]
+            await query.answer(url=await create_start_link(bot, f"{JOIN_PREFIX}{callback_data.game}{team}"))
             return
         await query.answer(error.refusal.text, show_alert=True)
         return
-    await query.answer(Notice.JOINED.text if action is LobbyAction.JOIN else None)
+    if switched:
+        await query.answer(Notice.TEAM_CHANGED.text)
+    else:
+        await query.answer(Notice.JOINED.text if action is LobbyAction.JOIN or action.team is not None else None)
     await refresh_lobby(service, game)

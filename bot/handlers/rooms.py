@@ -19,7 +19,7 @@ from bot.table.service import GameService, TableError
 from bot.telegram.callbacks import RoomAction, RoomTap
 from bot.telegram.outbox import Outbox
 from bot.telegram.people import Person
-from bot.words import hint_texts, room_texts
+from bot.words import hint_texts, room_texts, texts
 from bot.words.languages import Languages
 from bot.words.refusals import Notice, Refusal
 
@@ -80,7 +80,9 @@ async def room_tap(
             await outbox.edit_text(chat_id, message_id, room_texts.menu_prompt(), keyboards.solo_menu_markup())
         elif action is RoomAction.PRESET:
             if callback_data.preset not in rooms.presets():
-                raise TableError(Refusal.BROKEN)
+                # goat, partners: four seats, never a two-seat room; anything else is no rule set at all
+                known = callback_data.preset in texts.PRESET_TITLES
+                raise TableError(Refusal.ROOM_TWO_SEATS if known else Refusal.BROKEN)
             opened = await rooms.open_room(service, person, callback_data.preset)
             await query.answer()
             closed = opened.closed

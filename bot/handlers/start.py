@@ -21,6 +21,7 @@ from bot.words.refusals import Notice, Refusal
 router = Router(name="common")
 
 JOIN_PREFIX = "j"
+TEAM_SUFFIXES = {"a": 0, "b": 1}
 GAME_ID_DIGITS = 18  # a longer number is no game id (SQLite's integers stop at 19 digits)
 
 
@@ -28,9 +29,13 @@ GAME_ID_DIGITS = 18  # a longer number is no game id (SQLite's integers stop at 
 async def start_with_payload(message: Message, command: CommandObject, person: Person, service: GameService) -> None:
     payload = command.args or ""
     number = payload[1:]
+    # "j<game>a" / "j<game>b": the link a partnership lobby's "Join team A / B" answered with.
+    team = TEAM_SUFFIXES.get(number[-1:])
+    if team is not None:
+        number = number[:-1]
     if payload.startswith(JOIN_PREFIX) and number.isascii() and number.isdigit() and len(number) <= GAME_ID_DIGITS:
         try:
-            game = await service.join(int(number), person)
+            game = await service.join(int(number), person, team)
         except TableError as error:
             await message.answer(error.refusal.text)
             return

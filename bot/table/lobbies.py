@@ -8,8 +8,9 @@ from bot.display import captions, keyboards
 from bot.display.names import shown_names
 from bot.model.game import Game, load_game
 from bot.table.service import GameService, TableError
-from bot.words import texts
+from bot.words import team_texts, texts
 from bot.words.refusals import Refusal
+from engine import Rules
 from storage import GameStatus
 
 log = logging.getLogger(__name__)
@@ -58,6 +59,10 @@ async def _show_lobby(service: GameService, game: Game, message_id: int) -> None
         await outbox.edit_text(game.row.chat_id, message_id, texts.lobby_closed(texts.game_cancelled()))
     elif game.row.status is GameStatus.CLOSED:
         await outbox.edit_text(game.row.chat_id, message_id, texts.lobby_closed(Refusal.IDLE_CLOSED.text))
+    elif (rules := Rules.preset(game.row.preset)).has_teams and len(game.doc.seats) == rules.max_seats:
+        names = shown_names(game.doc.seats)  # who plays with whom
+        started = team_texts.game_started([[names[seat] for seat in side] for side in rules.sides(len(names))])
+        await outbox.edit_text(game.row.chat_id, message_id, texts.lobby_closed(started))
     else:
         started = texts.game_started(shown_names(game.doc.seats))
         await outbox.edit_text(game.row.chat_id, message_id, texts.lobby_closed(started))

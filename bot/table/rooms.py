@@ -120,7 +120,8 @@ class Entered:
 
 
 async def open_room(service: GameService, person: Person, preset: str) -> Opened:
-    Rules.preset(preset).check_seats(SEATS)
+    if preset not in presets():  # a partnership preset seats four: a room seats two
+        raise TableError(Refusal.ROOM_TWO_SEATS)
     chat_id = person.user_id
     closed = None
     active = await service.db.games.active_in_chat(chat_id)

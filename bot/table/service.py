@@ -87,6 +87,12 @@ def solo_computer_name(index: int, opponents: int) -> str:
     return f"🤖 {texts.COMPUTER_WORD}" if opponents == 1 else f"🤖 {texts.COMPUTER_WORD} {index}"
 
 
+def solo_team_seats(level: str) -> list[Seat]:
+    """A private partnership game's computers: opponent, partner (opposite the person, seat 2), opponent."""
+    partner = Seat(f"🤖 {texts.PARTNER_WORD}", level=level)
+    return [Seat(solo_computer_name(1, 2), level=level), partner, Seat(solo_computer_name(2, 2), level=level)]
+
+
 def with_computer_level(doc: TableDoc, level: str) -> TableDoc:
     """Every computer seat at ``level``; names, people and the record stay as they are."""
     seats = tuple(replace(seat, level=level) if seat and seat.is_computer else seat for seat in doc.seats)
@@ -197,18 +203,36 @@ class GameService:
             state = replace(fresh.doc.game, lobby_message=message_id)
             return await self.presenter.save_doc(fresh, replace(fresh.doc, game=state))
 
-    async def join(self, game_id: int, person: Person) -> Game:
+    async def join(self, game_id: int, person: Person, team: int | None = None) -> Game:
+        """Seat ``person`` at the first free seat; in a partnership lobby, with ``team`` (0 or 1) when
+        given: a person already seated with the other team moves over to a free seat of this one."""
+        game, _ = await self.join_team(game_id, person, team)
+        return game
+
+    async def join_team(self, game_id: int, person: Person, team: int | None) -> tuple[Game, bool]:
+        """:meth:`join`, and whether the person changed teams (rather than sat down)."""
         async with self.locked(game_id) as game:
             self._require_lobby(game)
-            if game.doc.seat_of(person.user_id) is not None:
-                raise TableError(Refusal.SEAT_TAKEN)
-            if not person.private_ok:
+            rules = Rules.preset(game.row.preset)
+            seats = game.doc.seats
+            if team is not None and (not rules.has_teams or len(seats) != rules.max_seats):
+                raise TableError(Refusal.NO_TEAMS)
+            current = game.doc.seat_of(person.user_id)
+            if current is not None and (team is None or rules.side_of(current) == team):
+                raise TableError(Refusal.SEAT_TAKEN if team is None else Refusal.SAME_TEAM)
+            if current is None and not person.private_ok:
                 raise TableError(Refusal.NEED_PRIVATE)
-            free = [i for i, seat in enumerate(game.doc.seats) if seat is None]
+            wanted = range(len(seats)) if team is None else rules.sides(len(seats))[team]
+            free = [i for i in wanted if seats[i] is None]
             if not free:
-                raise TableError(Refusal.LOBBY_FULL)
-            doc = game.doc.with_seat(free[0], Seat(short_name(person.name), person.user_id))
-            return await self.presenter.save_doc(game, doc)
+                raise TableError(Refusal.LOBBY_FULL if team is None else Refusal.TEAM_FULL)
+            doc = game.doc
+            if current is not None:  # changing teams: the seat keeps its person, name and all
+                seat = seats[current]
+                doc = doc.with_seat(current, None)
+            else:
+                seat = Seat(short_name(person.name), person.user_id)
+            return await self.presenter.save_doc(game, doc.with_seat(free[0], seat)), current is not None
 
     async def leave(self, game_id: int, person: Person) -> Game:
         async with self.locked(game_id) as game:
@@ -247,6 +271,8 @@ class GameService:
             self._require_creator(game, person)
             rules = Rules.preset(game.row.preset)
             seats = list(game.doc.seats)
+            if rules.min_seats == rules.max_seats == len(seats):
+                return game  # a fixed table (duel, goat): nothing to change, and nobody moves seat
             count = len(seats) + 1 if len(seats) < rules.max_seats else rules.min_seats
             taken = [seat for seat in seats if seat is not None]
             if count < len(taken):
@@ -302,6 +328,8 @@ class GameService:
         seats = [Seat(short_name(person.name), person.user_id)] + [
             Seat(solo_computer_name(i, opponents), level=level) for i in range(1, seats_count)
         ]
+        if rules.has_teams:  # a computer partner opposite the person, two computer opponents
+            seats = [seats[0], *(solo_team_seats(level))]
         with chat_free():
             row = await self.db.games.create(
                 chat_id=chat_id,

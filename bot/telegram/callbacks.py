@@ -28,6 +28,20 @@ class LobbyAction(StrEnum):
     CANCEL = "cancel"
     START = "start"
     HINTS = "hints"
+    # A partnership lobby (goat, partners): sit down with team A (seats 1 and 3) or B (2 and 4), or
+    # move over to a free seat of that team.
+    TEAM_A = "team-a"
+    TEAM_B = "team-b"
+
+    @classmethod
+    def join_team(cls, team: int) -> LobbyAction:
+        """The button that seats its tapper with ``team`` (0 or 1)."""
+        return (cls.TEAM_A, cls.TEAM_B)[team]
+
+    @property
+    def team(self) -> int | None:
+        """The team a join-team button names (None for every other action)."""
+        return {"team-a": 0, "team-b": 1}.get(self.value)
 
     @classmethod
     def add(cls, level: str) -> LobbyAction:
@@ -67,7 +81,8 @@ class RoomAction(StrEnum):
 
 class LobbyTap(CallbackData, prefix="lb"):
     """A lobby button: join, leave, add-easy / add-medium / add-hard (a computer of that level),
-    seats (cycle the seat count), start, cancel.  A bare "add" (older keyboards) adds one of the
+    seats (cycle the seat count), start, cancel, team-a / team-b (a partnership lobby's sides).
+    A bare "add" (older keyboards) adds one of the
     lobby's last chosen level."""
 
     game: GameId

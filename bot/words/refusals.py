@@ -65,6 +65,13 @@ class Refusal(Answer):
     KICK_NOT_PLAYER = N_("That person is not playing in this game.")
     NO_GAME_HERE = N_("There is no game here right now. Type /new to start one.")
     HINTS_OFF = N_("Hints are off in this game.")
+    NO_TEAMS = N_("This game has no teams: tap Join to sit down.")
+    TEAM_FULL = N_("That team has no free seat.")
+    SAME_TEAM = N_("You are already in that team.")
+    ROOM_TWO_SEATS = N_(
+        "A friend room seats two. Goat and Partners need four players: play them in a group with /new, "
+        "or here against the computer."
+    )
 
     @classmethod
     def for_engine_code(cls, code: str) -> Refusal:
@@ -88,6 +95,7 @@ class Notice(Answer):
     REMATCH_GO = N_("Everyone is in: the rematch starts!")
     SETTINGS_SAME = N_("That is already the setting.")
     WELCOME_BACK = N_("Welcome back! Your seat is yours again.")
+    TEAM_CHANGED = N_("You changed teams.")
 
 
 # The engine's codes of an illegal move (engine/errors.py) that a person's tap can meet.

@@ -24,6 +24,8 @@ PRESET_TITLES: dict[str, str] = {
     "quickblock": N_("Quick block"),
     "duel": N_("Duel"),
     "hundred": N_("Hundred"),
+    "goat": N_("Goat"),
+    "partners": N_("Partners"),
 }
 
 PRESET_SUMMARIES: dict[str, str] = {
@@ -62,6 +64,19 @@ PRESET_SUMMARIES: dict[str, str] = {
         "can play, but the last two boneyard tiles are never drawn. Going out scores the opponent's "
         "pips, a fish the difference. First to 100 wins."
     ),
+    "goat": N_(
+        "Four players in two teams, partners sitting opposite (seats 1 and 3 against 2 and 4); 7 tiles each, "
+        "no drawing: with no tile that fits, you pass. The holder of 1-1 leads it; later rounds are led by "
+        "whoever played the last tile. The team that goes out, or holds fewer pips in a fish, wins the round; "
+        "the other team takes the pips in its own two hands as penalty points. The team that reaches 101 loses: "
+        "they are the goats."
+    ),
+    "partners": N_(
+        "Four players in two teams, partners sitting opposite (seats 1 and 3 against 2 and 4); 7 tiles each, "
+        "no drawing: with no tile that fits, you pass. The 6-6 leads by itself; later rounds are led by the next "
+        "seat. The team that goes out, or holds fewer pips in a fish, scores the pips in all four hands. "
+        "First team to 200 wins."
+    ),
 }
 
 
@@ -70,8 +85,9 @@ LEVEL_TITLES: dict[str, str] = {"easy": N_("Easy"), "medium": N_("Medium"), "har
 
 # A computer seat's name is made when it sits down and stored in English ("🤖 Hard 2", "🤖 Computer");
 # it is translated each time it is shown (bot.display.names.shown_name).
-COMPUTER_NAME = re.compile(r"🤖 (Easy|Medium|Hard|Computer)( \d+)?")  # i18n: not shown
+COMPUTER_NAME = re.compile(r"🤖 (Easy|Medium|Hard|Computer|Partner)( \d+)?")  # i18n: not shown
 COMPUTER_WORD = N_("Computer")
+PARTNER_WORD = N_("Partner")  # a private partnership game's computer partner, opposite the person
 
 
 def computer_name_shown(stored: str) -> str:
@@ -79,7 +95,7 @@ def computer_name_shown(stored: str) -> str:
     if made is None:
         return stored
     word = made.group(1)
-    shown = _(COMPUTER_WORD) if word == COMPUTER_WORD else level_title(word.lower())
+    shown = _(word) if word in (COMPUTER_WORD, PARTNER_WORD) else level_title(word.lower())
     return f"🤖 {shown}{made.group(2) or ''}"
 
 
@@ -113,8 +129,13 @@ def level_title(level: str) -> str:
 
 def opponents_prompt(preset: str) -> str:
     """Under the rules of ``preset``: the question the opponents-and-level buttons answer."""
-    several = Rules.preset(preset).max_seats > 2
-    question = _("How many computer opponents, and how strong?") if several else _("How strong should the computer be?")
+    rules = Rules.preset(preset)
+    if rules.has_teams:
+        question = _("A computer partner sits opposite you, against two computer opponents. How strong?")
+    elif rules.max_seats > 2:
+        question = _("How many computer opponents, and how strong?")
+    else:
+        question = _("How strong should the computer be?")
     return f"{rules_text(preset)}\n\n{question}\n{levels_hint()}"
 
 
@@ -141,6 +162,11 @@ def help_text() -> str:
                 "In a private chat: /start, then play against the computer; the 🤖 buttons under the game "
                 "change its level at any time. Or tap <b>Play with a friend</b> for an invitation link: the first "
                 "person to open it takes the second seat, and you both play in your private chats with me."
+            ),
+            _(
+                "Two against two: /new goat (Козёл) or /new partners opens a lobby of four, partners sitting "
+                "opposite; tap the <b>Join</b> button of the team you want. Against the computer, you get a "
+                "computer partner."
             ),
             _(
                 "After a game in a group or with a friend, <b>Rematch</b> under the result plays again with the "
@@ -180,9 +206,17 @@ def greeting(name: str) -> str:
     ).format(name=escape(name))
 
 
-def lobby_text(preset: str, rules: Rules, names: list[str | None], creator: str, fill_level: str | None = None) -> str:
-    """The lobby; ``fill_level`` is the level Start gives the free seats (computer names carry theirs)."""
-    seats = "\n".join(f"{i + 1}. {escape(name) if name else '—'}" for i, name in enumerate(names))
+def lobby_text(
+    preset: str,
+    rules: Rules,
+    names: list[str | None],
+    creator: str,
+    fill_level: str | None = None,
+    seat_lines: str | None = None,
+) -> str:
+    """The lobby; ``fill_level`` is the level Start gives the free seats (computer names carry theirs).
+    ``seat_lines`` replaces the numbered list of seats (a partnership lobby lists them by team)."""
+    seats = seat_lines or "\n".join(f"{i + 1}. {escape(name) if name else '—'}" for i, name in enumerate(names))
     title = ngettext(
         "<b>Dominoes: {preset}</b> · {count} seat", "<b>Dominoes: {preset}</b> · {count} seats", len(names)
     ).format(preset=preset_title(preset), count=len(names))

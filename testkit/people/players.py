@@ -43,8 +43,13 @@ MATCH_TARGETS: dict[str, int | dict[int, int]] = {
     "block": {2: 100, 3: 61, 4: 61},
     "fives": 150,
     "hundred": 100,
+    "goat": 101,
+    "partners": 200,
 }
 SINGLE_ROUND = ("classic", "quickblock", "duel")
+# Two teams of two (seats 0+2 against 1+3): the lobby's Join buttons name a team ("lb:<game>:team-a").
+TEAM_PRESETS = ("goat", "partners")
+TEAM_SCORE_LINE = re.compile(r"^(?:Score|Penalty points): (.*?)(?: \(\d+ loses\))?$", re.MULTILINE)
 
 
 class TableStuck(AssertionError):
@@ -354,6 +359,7 @@ class Lobby:
     group: Chat
     message: Message
     game_id: int
+    preset: str = ""
 
 
 async def open_lobby(fake: FakeTelegram, creator: User, group: Chat, preset: str) -> Lobby:
@@ -362,11 +368,14 @@ async def open_lobby(fake: FakeTelegram, creator: User, group: Chat, preset: str
     message = await fake.wait_for_message(group, lambda m: _lobby_game(m) is not None, timeout=TURN_TIMEOUT)
     game_id = _lobby_game(message)
     assert game_id is not None
-    return Lobby(group, message, game_id)
+    return Lobby(group, message, game_id, preset)
 
 
 async def set_seats(fake: FakeTelegram, lobby: Lobby, creator: User, seats: int) -> None:
-    """Tap "Seats: N" until the lobby has ``seats`` seats."""
+    """Tap "Seats: N" until the lobby has ``seats`` seats (a partnership lobby's four are fixed: no button)."""
+    if lobby.preset in TEAM_PRESETS:
+        assert seats == 4, f"{lobby.preset} seats four, not {seats}"
+        return
     for _ in range(4):
         current = _seat_count(fake, lobby)
         if current == seats:
@@ -377,9 +386,12 @@ async def set_seats(fake: FakeTelegram, lobby: Lobby, creator: User, seats: int)
     assert _seat_count(fake, lobby) == seats, fake.screen(lobby.group)
 
 
-async def join(fake: FakeTelegram, lobby: Lobby, user: User) -> CallbackQuery:
-    """Tap Join; someone who never opened the bot follows the link the tap answers with."""
-    query = fake.tap(user, lobby.message, data=f"lb:{lobby.game_id}:join")
+async def join(fake: FakeTelegram, lobby: Lobby, user: User, team: int | None = None) -> CallbackQuery:
+    """Tap Join (in a partnership lobby, the Join of ``team``, 0 or 1: team A first when none is
+    named); someone who never opened the bot follows the link the tap answers with."""
+    teams = lobby.preset in TEAM_PRESETS or team is not None
+    action = f"team-{'ab'[team or 0]}" if teams else "join"
+    query = fake.tap(user, lobby.message, data=f"lb:{lobby.game_id}:{action}")
     await fake.wait_answered(query, timeout=TURN_TIMEOUT)
     url = (query.answer or {}).get("url")
     if url:
@@ -521,12 +533,41 @@ def assert_game_over_line(result: Message, preset: str, seats: int) -> None:
     assert GAME_OVER.search(text), text
     if preset in SINGLE_ROUND:
         return
+    if preset in TEAM_PRESETS:
+        assert_team_game_over(text, preset)
+        return
     assert "🏆" in text and "wins the game!" in text, text
     target = MATCH_TARGETS[preset]
     goal = target[seats] if isinstance(target, dict) else target
     totals = scores(text)
     assert len(totals) == seats, text
     assert max(totals) >= goal, f"the match ended before anyone reached {goal}:\n{text}"
+
+
+def team_scores(text: str) -> list[int]:
+    """The two team totals of the last "Score: 🟥 Team A 35 · 🟦 Team B 61" (or goat's "Penalty points:
+    … (101 loses)") line of a caption."""
+    lines = TEAM_SCORE_LINE.findall(text)
+    if not lines:
+        return []
+    return [int(part.rsplit(" ", 1)[-1]) for part in lines[-1].split(" · ")]
+
+
+def assert_team_game_over(text: str, preset: str) -> None:
+    """A partnership match ends with a winning team (and in goat the goats: the team that reached 101)."""
+    assert "🏆" in text and "wins the game!" in text, text
+    totals = team_scores(text)
+    assert len(totals) == 2, text
+    target = MATCH_TARGETS[preset]
+    assert isinstance(target, int) and max(totals) >= target, f"the match ended before a team reached {target}:\n{text}"
+    marks = ("🟥", "🟦")
+    (winner_line,) = [line for line in text.splitlines() if "wins the game!" in line]
+    if preset == "goat":
+        (goats_line,) = [line for line in text.splitlines() if "are the goats!" in line]
+        loser = totals.index(max(totals))
+        assert marks[loser] in goats_line and marks[1 - loser] in winner_line, text
+    else:
+        assert marks[totals.index(max(totals))] in winner_line, text
 
 
 def assert_results_in_order(fake: FakeTelegram, chat: Chat | User) -> int:
@@ -576,6 +617,11 @@ def _showing(fake: FakeTelegram, chat_id: int) -> Iterator[tuple[int, str, str, 
         if entry.kind == "request" and entry.method in SHOWING and entry.chat_id == chat_id:
             rows = _markup_of(entry.params)
             yield entry.seq, entry.method, _words_of(entry.params), [b for row in rows for b in row]
+
+
+def shown_texts(fake: FakeTelegram, chat: Chat | User) -> list[str]:
+    """Every text and caption the bot put in ``chat``, in order, edits included (as sent: HTML)."""
+    return [words for _, _, words, _ in _showing(fake, fake._as_chat(chat).id)]
 
 
 def _named(words: str, buttons: list[dict[str, Any]]) -> set[str]:

@@ -30,7 +30,9 @@ def _run_replay(*args: str, stdin: str | None = None) -> subprocess.CompletedPro
 
 @pytest.mark.skipif(not EXAMPLES, reason="../shared/examples is not beside this checkout")
 @pytest.mark.parametrize(
-    "expected_path", EXAMPLES, ids=lambda path: str(path.relative_to(SHARED / "examples")).removesuffix(".expected.json")
+    "expected_path",
+    EXAMPLES,
+    ids=lambda path: str(path.relative_to(SHARED / "examples")).removesuffix(".expected.json"),
 )
 def test_example_replays_exactly(expected_path: Path) -> None:
     record_path = expected_path.with_name(expected_path.name.replace(".expected.json", ".json"))
@@ -48,7 +50,9 @@ def test_example_replays_exactly(expected_path: Path) -> None:
         assert result.returncode == 0, result.stderr
         assert result.stderr == ""
         assert json.loads(result.stdout) == expected
-        keys = TEAM_KEYS if json.loads(record_path.read_text(encoding="utf-8"))["preset"] in ("goat", "partners") else KEYS
+        keys = (
+            TEAM_KEYS if json.loads(record_path.read_text(encoding="utf-8"))["preset"] in ("goat", "partners") else KEYS
+        )
         assert list(json.loads(result.stdout)) == keys
 
 

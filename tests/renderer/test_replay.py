@@ -37,7 +37,8 @@ def played(preset: str, seats: int, seed: int = 1) -> Match:
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_one_step_per_move_and_a_pause_at_each_rounds_end(preset: str) -> None:
-    game = played(preset, 2)
+    seats = Rules.preset(preset).min_seats  # two, or the four of a partnership preset
+    game = played(preset, seats)
     said: list[str] = []
 
     def describe(events: Any, names: Any) -> list[str]:
@@ -45,7 +46,7 @@ def test_one_step_per_move_and_a_pause_at_each_rounds_end(preset: str) -> None:
         said.extend(words)
         return words
 
-    frames = steps(write_record(game), ["Ann", "Bob"], width=360, describe=describe)
+    frames = steps(write_record(game), ["Ann", "Bob", "Cat", "Dan"][:seats], width=360, describe=describe)
     expected: list[float] = []
     per_move = move_seconds(sum(len(state.plays()) for state in game.rounds))
     for state in game.rounds:

@@ -471,6 +471,7 @@
       if (index === frame.you) classes.push("you");
       if (seat.computer) classes.push("computer");
       if (seat.away) classes.push("away");
+      if (seat.team === 0 || seat.team === 1) classes.push(`team-${seat.team}`);
       const name = seat.name || `#${index + 1}`;
       const note = seat.away ? word("away", "away") : seat.computer ? word("computer", "computer") : null;
       return el(
