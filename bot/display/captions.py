@@ -75,7 +75,8 @@ def status_lines(game: Game, match: Match) -> list[str]:
         lines.append(table_texts.round_over())
     else:
         lines.append(table_texts.to_play(names[state.turn]) + _clock_suffix(game, match))
-    counts = " · ".join(f"{texts.escape(names[i])} {size}" for i, size in enumerate(state.hand_sizes))
+    # "Ann: 7", not "Ann 7": a computer's name ends in a number of its own ("🤖 Hard 1: 7").
+    counts = " · ".join(f"{texts.escape(names[i])}: {size}" for i, size in enumerate(state.hand_sizes))
     if rules.draws:
         counts += " · " + table_texts.boneyard_count(state.boneyard_count)
     lines.append(counts)

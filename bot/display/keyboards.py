@@ -68,11 +68,9 @@ def lobby_markup(game: Game) -> InlineKeyboardMarkup:
     clock = button(manners_texts.lobby_clock_button(clock_seconds(game.doc, "group")), LobbyAction.CLOCK)
     options = [button(table_texts.lobby_seats_button(seats), LobbyAction.SEATS), clock]
     if rules.has_teams and seats == rules.max_seats:  # a side each, and the seats are fixed at four
-        join_rows = [
-            [button(team_texts.join_team_button(team), LobbyAction.join_team(team)) for team in range(2)],
-            [button(table_texts.leave_button(), LobbyAction.LEAVE)],
-        ]
-        options = [clock]
+        # A row each: two team buttons side by side are cut short on a phone ("Сесть: 🟥 Ком…").
+        join_rows = [[button(team_texts.join_team_button(team), LobbyAction.join_team(team))] for team in range(2)]
+        options = [button(table_texts.leave_button(), LobbyAction.LEAVE), clock]
     return InlineKeyboardMarkup(
         inline_keyboard=[
             *join_rows,

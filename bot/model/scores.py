@@ -229,11 +229,18 @@ def display_name(name: str, user_id: int | None, level: str | None) -> str:
 
 def changes(result: GameResult) -> list[Change]:
     """Each player's rating change (in the group, or overall for a private game), once per player;
-    partners one after the other."""
+    partners one after the other. A computer level that sat on both teams is left out: its change is
+    the mean of a win and a loss, which reads as nonsense beside its own partner's loss."""
     in_chat = result.kind == "group"
-    seen: set[str] = set()
+    sides = sides_of(result.preset, len(result.seats))
+    both_sides = {
+        player
+        for player in {seat.player for seat in result.seats}
+        if sum(any(result.seats[index].player == player for index in side) for side in sides) > 1
+    }
+    seen: set[str] = set(both_sides)
     found = []
-    for seat in (result.seats[index] for side in sides_of(result.preset, len(result.seats)) for index in side):
+    for seat in (result.seats[index] for side in sides for index in side):
         before, after = (seat.chat_before, seat.chat_after) if in_chat else (seat.before, seat.after)
         if after is None or seat.player in seen:
             continue

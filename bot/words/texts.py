@@ -220,7 +220,12 @@ def lobby_text(
     title = ngettext(
         "<b>Dominoes: {preset}</b> · {count} seat", "<b>Dominoes: {preset}</b> · {count} seats", len(names)
     ).format(preset=preset_title(preset), count=len(names))
-    if fill_level is None:
+    if seat_lines is not None:  # a team's Join button seats its tapper: the seat lines say so
+        if fill_level is None:
+            invite = _("Started by {creator}. Free seats get computer players.")
+        else:
+            invite = _("Started by {creator}. Free seats get 🤖 {level} computer players.")
+    elif fill_level is None:
         invite = _("Started by {creator}. Tap <b>Join</b> to sit down; free seats get computer players.")
     else:
         invite = _("Started by {creator}. Tap <b>Join</b> to sit down; free seats get 🤖 {level} computer players.")

@@ -167,10 +167,13 @@ def test_the_lobby_shows_who_partners_whom_and_a_join_button_per_team() -> None:
     game = Game(game.row, TableDoc(seats=(Seat("Ann", 1), None, Seat("Cat", 3), None)), None)
     text = captions.lobby_text(game)
     assert "seats 1 and 3 play against seats 2 and 4" in text
+    assert "<b>Join</b>" not in text  # there is no such button here: a team's Join seats its tapper
     assert "<b>🟥 Team A</b>\n1. Ann\n3. Cat\n<b>🟦 Team B</b>\n2. —\n4. —" in text, text
     buttons = {b.text: b.callback_data for row in keyboards.lobby_markup(game).inline_keyboard for b in row}
     assert buttons["Join 🟥 Team A"] == "lb:3:team-a" and buttons["Join 🟦 Team B"] == "lb:3:team-b"
     assert "Join" not in buttons and not any(text.startswith("Seats") for text in buttons)
+    rows = [[b.text for b in row] for row in keyboards.lobby_markup(game).inline_keyboard]
+    assert ["Join 🟥 Team A"] in rows and ["Join 🟦 Team B"] in rows  # a row each: not cut short on a phone
     plain = Game(dataclasses.replace(game.row, preset="draw"), game.doc, None)
     assert "Join" in {b.text for row in keyboards.lobby_markup(plain).inline_keyboard for b in row}
     assert "Team A" not in captions.lobby_text(plain)
@@ -184,7 +187,7 @@ def test_the_board_and_hands_mark_the_teams_and_their_scores(preset: str) -> Non
         match = match.apply(rng.choice(match.round.legal_moves()))
     game = _game(match, preset)
     board = captions.board_caption(game, match)
-    assert "🟥 Ann 6" in board or "🟥 Ann 7" in board, board
+    assert "🟥 Ann: 6" in board or "🟥 Ann: 7" in board, board
     assert "🟥 Ann and 🤖 Hard 1 vs 🟦 Bob and Dan" in board, board
     if preset == "goat":
         assert "101 loses" in board and "Penalty points: 🟥 Team A 0 · 🟦 Team B 0 (101 loses)" in board, board
