@@ -16,9 +16,12 @@ double played is the spinner; once both of its long sides are covered its
 from __future__ import annotations
 
 import enum
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from engine.tiles import Tile
+
+if TYPE_CHECKING:
+    from engine.core import Core
 
 
 class End(enum.StrEnum):
@@ -87,65 +90,67 @@ class Line(NamedTuple):
         return [self.lead, *(placed.tile for arm in self.arms for placed in arm)]
 
     def place(self, tile: Tile, end: End | None, *, spinner: bool) -> Line:
-        """The line with ``tile`` added; the caller has checked that it fits ``end``."""
+        """The line with ``tile`` added; the caller has checked that it fits ``end``.
+
+        Where the tile lies is this module's business; which ends it opens (the spinner's
+        sides among them) is the rules', asked of a :class:`~engine.core.Core` built from the line.
+        """
+        from engine.core import INDEX, LEAD
+
+        core = _core_of(self, spinner)
         if self.lead is None:
-            at = SpinnerAt(None, 0) if spinner and tile.high == tile.low else None
-            return Line(tile, self.arms, at, (tile.high, tile.low, None, None))
+            core.place(INDEX[tile], LEAD)
+            return self.grown(tile, LEAD, core.ends, spinner_opened=core.spin_state != 0)
         if end is None:
             raise ValueError("a tile after the lead needs an end")
         index = _INDEX[end]
         value = self.ends[index]
         if value is None or not (tile.high == value or tile.low == value):
             raise ValueError(f"{tile} does not fit the {end.value} end")
+        before = core.spin_state
+        core.place(INDEX[tile], index)
+        return self.grown(tile, index, core.ends, spinner_opened=before == 0 and core.spin_state != 0)
+
+    def grown(self, tile: Tile, index: int, ends: list[int], *, spinner_opened: bool) -> Line:
+        """The line with ``tile`` laid at end ``index`` (-1 for the lead), showing ``ends`` (-1 closed)
+        as the rules say it does; ``spinner_opened``: this tile became the spinner."""
+        ends_now = (
+            None if ends[0] < 0 else ends[0],
+            None if ends[1] < 0 else ends[1],
+            None if ends[2] < 0 else ends[2],
+            None if ends[3] < 0 else ends[3],
+        )
+        if index < 0:
+            return _new_tuple(Line, (tile, self.arms, _ON_LEAD if spinner_opened else None, ends_now))
+        value = self.ends[index]
         outer = tile.low if tile.high == value else tile.high
         arm = self.arms[index] + (_new_tuple(Placed, (tile, value, outer)),)
         arms = self.arms[:index] + (arm,) + self.arms[index + 1 :]
-        if not spinner:  # the usual case: two ends, nothing to open
-            ends_now = self.ends[:index] + (outer,) + self.ends[index + 1 :]
-            return _new_tuple(Line, (self.lead, arms, None, ends_now))
-        ends = list(self.ends)
-        ends[index] = outer
-        at = self.spinner
-        if at is None and tile.high == tile.low:
-            at = SpinnerAt(end, len(arm) - 1)
-        if at is not None and ends[UP] is None and _spinner_opens(at, arms):
-            spin = self.lead.high if at.arm is None else arms[_INDEX[at.arm]][at.position].tile.high
-            ends[UP] = ends[DOWN] = spin
-        return Line(self.lead, arms, at, (ends[0], ends[1], ends[2], ends[3]))  # type: ignore[arg-type]
+        at = SpinnerAt(ENDS[index], len(arm) - 1) if spinner_opened else self.spinner
+        return _new_tuple(Line, (self.lead, arms, at, ends_now))
 
     def fives_count(self) -> int:
-        """The open ends added up as ``fives`` counts them.
+        """The open ends added up as ``fives`` counts them (see :meth:`engine.core.Core.count`).
 
         A double at an end counts both halves; a lone double lead counts once;
         spinner sides nobody has played on do not count.
         """
-        lead = self.lead
-        if lead is None:
-            return 0
-        arms = self.arms
-        if not arms[LEFT] and not arms[RIGHT]:
-            total = lead.high + lead.low
-        else:
-            total = _end_count(arms[LEFT], lead.high, lead.is_double)
-            total += _end_count(arms[RIGHT], lead.low, lead.is_double)
-        if arms[UP]:
-            total += _end_count(arms[UP], 0, False)
-        if arms[DOWN]:
-            total += _end_count(arms[DOWN], 0, False)
-        return total
+        return _core_of(self, self.spinner is not None).count()
 
 
-def _end_count(arm: tuple[Placed, ...], lead_half: int, lead_double: bool) -> int:
-    if not arm:
-        return 2 * lead_half if lead_double else lead_half
-    last = arm[-1]
-    return 2 * last.outer if last.tile.high == last.tile.low else last.outer
+_ON_LEAD = SpinnerAt(None, 0)
 
 
-def _spinner_opens(at: SpinnerAt, arms: tuple[tuple[Placed, ...], ...]) -> bool:
-    if at.arm is None:
-        return bool(arms[LEFT]) and bool(arms[RIGHT])
-    return len(arms[_INDEX[at.arm]]) > at.position + 1
+def _core_of(line: Line, spinner: bool) -> Core:
+    """A :class:`~engine.core.Core` holding ``line`` (and nothing else of a round) under the spinner rule given."""
+    from engine.core import Core
+
+    core = Core.__new__(Core)
+    core.spinner_rule = spinner
+    core.tracks = True
+    core.set_line(line)
+    core.forced = -1
+    return core
 
 
 EMPTY_LINE = Line(None, ((), (), (), ()), None, (None, None, None, None))

@@ -19,9 +19,26 @@ from __future__ import annotations
 
 import enum
 import random
+import sys
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from engine.core import (
+    DOMINO,
+    DREW,
+    FISH,
+    INDEX,
+    LEAD,
+    NOT_OVER,
+    NUMBER_MASK,
+    Core,
+    Logged,
+    SimMove,
+    find_starter,
+    round_score,
+    round_to_five,
+    shuffle_deal,
+)
 from engine.errors import (
     DealError,
     EndNotOpenError,
@@ -37,8 +54,21 @@ from engine.errors import (
 )
 from engine.events import Drew, Event, Passed, Played
 from engine.line import EMPTY_LINE, ENDS, End, Line
-from engine.rules import FishTie, InPlay, LaterStarter, RoundScoring, Rules, Starter
-from engine.tiles import ALL_TILES, Tile, heaviness, pip_count
+from engine.rules import InPlay, Rules
+from engine.tiles import ALL_TILES, Tile
+
+__all__ = [
+    "Deal",
+    "Move",
+    "Outcome",
+    "RoundEnd",
+    "RoundState",
+    "find_starter",
+    "legal_moves_for",
+    "line_after",
+    "round_score",
+    "round_to_five",
+]
 
 
 class Move(NamedTuple):
@@ -79,42 +109,6 @@ class Outcome(NamedTuple):
         return not self.winners
 
 
-def _fits(tile: Tile, ends: tuple[int | None, ...]) -> bool:
-    high, low = tile
-    for value in ends:  # noqa: SIM110 - faster than any() on the hot path
-        if value is not None and value in (high, low):
-            return True
-    return False
-
-
-def _can_play(hand: Sequence[Tile], ends: tuple[int | None, ...]) -> bool:
-    for tile in hand:  # noqa: SIM110 - faster than any() on the hot path
-        if _fits(tile, ends):
-            return True
-    return False
-
-
-def find_starter(rules: Rules, hands: Sequence[Sequence[Tile]], *, later: bool = False) -> tuple[int, Tile] | None:
-    """The seat that must lead and its tile, for the forced starter rules (None for the match starter).
-
-    ``later``: a round after the first of a match, whose leader the rules' later-round starter may
-    name instead of the deal (None then too: the match names the seat, any tile leads).
-    """
-    if rules.starter is Starter.MATCH or (later and rules.later_starter is not LaterStarter.OWN):
-        return None
-    holder = {tile: seat for seat, hand in enumerate(hands) for tile in hand}
-    order = _CLASSIC_DOUBLES if rules.starter is Starter.CLASSIC else _HIGHEST_DOUBLES
-    for double in order:
-        if double in holder:
-            return holder[double], double
-    heaviest = max(holder, key=heaviness)
-    return holder[heaviest], heaviest
-
-
-_CLASSIC_DOUBLES = tuple(Tile(n, n) for n in (1, 2, 3, 4, 5, 6, 0))
-_HIGHEST_DOUBLES = tuple(Tile(n, n) for n in (6, 5, 4, 3, 2, 1, 0))
-
-
 _LEAD_MOVES: dict[Tile, Move] = {tile: Move(tile) for tile in ALL_TILES}
 _END_MOVES: tuple[dict[Tile, Move], ...] = tuple({tile: Move(tile, end) for tile in ALL_TILES} for end in ENDS)
 
@@ -147,21 +141,52 @@ def line_after(line: Line, move: Move, *, spinner: bool) -> Line:
     return line.place(move.tile, end, spinner=spinner)
 
 
-class RoundState(NamedTuple):
-    """Everything about one round, hidden hands included (see :mod:`engine.observation` for one seat's view)."""
+class RoundState:
+    """Everything about one round, hidden hands included (see :mod:`engine.observation` for one seat's view).
 
-    rules: Rules
-    deal_: Deal
-    hands: tuple[tuple[Tile, ...], ...]
-    boneyard: tuple[Tile, ...]
-    line: Line
-    turn: int  # the seat to choose a move (the last seat to play once the round is over)
-    forced: Tile | None  # the tile the lead must be, until it is played
-    passes: int  # passes in a row since the last play
-    fives: tuple[int, ...]
-    draws: tuple[int, ...]
-    events: tuple[Event, ...]
-    end: RoundEnd | None
+    An immutable view of a :class:`~engine.core.Core`, the one place the rules of play live:
+    :meth:`apply` checks the move, copies the core and plays the move on the copy. What a
+    reader sees as tiles (``hands``, ``boneyard``, ``line``, ``events``) is built from the
+    cores on first reading and kept; the events and the line grow from the state before.
+    Two states are equal when every public field is (``rules``, ``deal_``, ``hands``,
+    ``boneyard``, ``line``, ``turn``, ``forced``, ``passes``, ``fives``, ``draws``,
+    ``events``, ``end``), and a state pickles as those fields.
+    """
+
+    __slots__ = (
+        "_boneyard",
+        "_core",
+        "_events",
+        "_hands",
+        "_kept",
+        "_line",
+        "_log",
+        "_move",
+        "_opened",
+        "_parent",
+        "_round",
+        "_scored",
+        "_seat",
+    )
+
+    # Every public field is a read-only property; the slots are set when the state is made (the
+    # caches on first reading). A state's core stands for the position: nothing changes it while
+    # the state holds it. apply plays on a copy of it, or, when nothing but the caller can ever
+    # read this state again (see _UNSHARED), takes the core itself and leaves None: any later
+    # reading rebuilds it, exactly, from the nearest state before that still holds one.
+    _round: _Round  # shared by the states of a round until somebody draws
+    _core: Core | None
+    _parent: RoundState | None  # the state this one was applied to (None: a start, a resumed position)
+    _kept: bool  # never gives its core away: a state without a parent, or one whose core was rebuilt
+    _move: SimMove  # the move played on the parent, as the core's (tile index, end index)
+    _seat: int  # the seat that played it
+    _scored: int  # what it scored at once (set only when not 0)
+    _opened: bool  # it made the tile the spinner (set only when True)
+    _log: tuple[Event, ...]  # the draws and passes after it (set only when some)
+    _line: Line
+    _events: tuple[Event, ...]
+    _hands: tuple[tuple[Tile, ...], ...]
+    _boneyard: tuple[Tile, ...]
 
     # --- construction ---------------------------------------------------------------
 
@@ -174,18 +199,11 @@ class RoundState(NamedTuple):
         Where the rules name the leader (a forced lead), ``first`` is not used. ``later``: a round
         after the first of a match (see :func:`find_starter`).
         """
-        size = rules.hand_size(seats)
-        tiles = list(ALL_TILES)
-        rng.shuffle(tiles)
-        hands = tuple(tuple(tiles[i * size : (i + 1) * size]) for i in range(seats))
-        forced_lead = find_starter(rules, hands, later=later)
-        if forced_lead is not None:
-            return _begin(rules, hands, tuple(tiles[seats * size :]), *forced_lead)
-        if first is None:
-            first = rng.randrange(seats)
-        elif not 0 <= first < seats:
-            raise DealError(f"first seat {first} is not one of the {seats} seats")
-        return _begin(rules, hands, tuple(tiles[seats * size :]), first, None)
+        dealt = shuffle_deal(rules, seats, rng, first, later=later)
+        core = Core(rules, dealt.masks, dealt.boneyard, dealt.first)
+        core.forced = dealt.forced
+        order = tuple([tuple(hand) for hand in dealt.hands])
+        return _root(_Round(rules, order, order, dealt.boneyard, dealt.first), core, EMPTY_LINE, ())
 
     @staticmethod
     def start(
@@ -226,7 +244,21 @@ class RoundState(NamedTuple):
             if first is not None and first != forced_lead[0]:
                 raise WrongFirstError(f"seat {forced_lead[0]} leads {forced_lead[1]} under the rules, not seat {first}")
             first, forced = forced_lead
-        return _begin(rules, tuple(tuple(hand) for hand in hands), tuple(boneyard), first, forced)
+        hand_tuples = tuple(tuple(hand) for hand in hands)
+        return _from_fields(
+            rules,
+            Deal(hand_tuples, tuple(boneyard), first),
+            hand_tuples,
+            tuple(boneyard),
+            EMPTY_LINE,
+            first,
+            forced,
+            0,
+            (0,) * seats,
+            (0,) * seats,
+            (),
+            None,
+        )
 
     @staticmethod
     def resume(
@@ -274,7 +306,7 @@ class RoundState(NamedTuple):
         """
         seats = len(hands)
         rules.check_seats(seats)
-        state = _new_state(
+        state = _from_fields(
             rules,
             Deal(tuple(tuple(hand) for hand in hands), tuple(boneyard), starter),
             tuple(tuple(hand) for hand in hands),
@@ -296,45 +328,243 @@ class RoundState(NamedTuple):
     # --- reading --------------------------------------------------------------------
 
     @property
+    def rules(self) -> Rules:
+        return self._round.rules
+
+    @property
+    def deal_(self) -> Deal:
+        """The hands as dealt, the boneyard in drawing order, and the seat that leads."""
+        return self._round.deal_
+
+    @property
+    def hands(self) -> tuple[tuple[Tile, ...], ...]:
+        """Each seat's tiles, in the order it got them (dealt, then drawn)."""
+        try:
+            return self._hands
+        except AttributeError:
+            masks = self._own_core().hands
+            hands = tuple(
+                [
+                    tuple([ALL_TILES[index] for index in order if masks[seat] >> index & 1])
+                    for seat, order in enumerate(self._round.order)
+                ]
+            )
+            self._hands = hands
+            return hands
+
+    @property
+    def boneyard(self) -> tuple[Tile, ...]:
+        """The tiles not dealt and not drawn yet, first drawn first."""
+        try:
+            return self._boneyard
+        except AttributeError:
+            core = self._own_core()
+            boneyard = tuple([ALL_TILES[index] for index in core.boneyard[core.bone_at :]])
+            self._boneyard = boneyard
+            return boneyard
+
+    @property
+    def line(self) -> Line:
+        try:
+            return self._line
+        except AttributeError:
+            parent = self._parent
+            assert parent is not None  # a state without a parent is made with its line
+            tile, end = self._move
+            spinner_opened = getattr(self, "_opened", False)
+            line = parent.line.grown(ALL_TILES[tile], end, self._own_core().ends, spinner_opened=spinner_opened)
+            self._line = line
+            return line
+
+    @property
+    def turn(self) -> int:
+        """The seat to choose a move (the last seat to play once the round is over)."""
+        return (self._core or self._own_core()).turn
+
+    @property
+    def forced(self) -> Tile | None:
+        """The tile the lead must be, until it is played."""
+        forced = (self._core or self._own_core()).forced
+        return None if forced < 0 else ALL_TILES[forced]
+
+    @property
+    def passes(self) -> int:
+        """Passes in a row since the last play."""
+        return (self._core or self._own_core()).passes
+
+    @property
+    def fives(self) -> tuple[int, ...]:
+        return tuple((self._core or self._own_core()).fives)
+
+    @property
+    def draws(self) -> tuple[int, ...]:
+        return tuple((self._core or self._own_core()).draws)
+
+    @property
+    def end(self) -> RoundEnd | None:
+        return _ROUND_ENDS[(self._core or self._own_core()).end]
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """What happened since the start (or the resumed position): plays, draws and passes."""
+        try:
+            return self._events
+        except AttributeError:
+            parent = self._parent
+            assert parent is not None  # a state without a parent is made with its events
+            events = parent.events + self._step()
+            self._events = events
+            return events
+
+    def _step(self) -> tuple[Event, ...]:
+        """The events of the move that made this state."""
+        tile, end = self._move
+        played = Played(self._seat, ALL_TILES[tile], None if end == LEAD else ENDS[end], getattr(self, "_scored", 0))
+        log = getattr(self, "_log", None)
+        return (played,) if log is None else (played, *log)
+
+    def _own_core(self) -> Core:
+        """This state's core, rebuilt if a later state took it: the nearest earlier state that holds
+        one lends a copy, and the moves since are played on it."""
+        core = self._core
+        if core is not None:
+            return core
+        path = [self]
+        state = self._parent
+        while state is not None and state._core is None:
+            path.append(state)
+            state = state._parent
+        assert state is not None  # a state without a parent never gives its core away
+        core = state._core.copy()  # type: ignore[union-attr]
+        for later in reversed(path):
+            core.play(later._move)
+        self._core = core
+        self._kept = True  # one rebuild is enough: the next apply (trying another move?) copies
+        return core
+
+    @property
     def seats(self) -> int:
-        return len(self.hands)
+        return (self._core or self._own_core()).seats
 
     @property
     def is_over(self) -> bool:
-        return self.end is not None
+        return (self._core or self._own_core()).end != NOT_OVER
 
     @property
     def starter(self) -> int:
-        return self.deal_.first
+        return self._round.first
 
     @property
     def drawable(self) -> int:
         """Tiles that may still be drawn (the boneyard less any untouchable reserve)."""
-        if not self.rules.draws:
-            return 0
-        return max(0, len(self.boneyard) - self.rules.reserve)
+        return (self._core or self._own_core()).drawable
 
     def plays(self) -> list[Played]:
         return [event for event in self.events if type(event) is Played]
 
     def legal_moves(self) -> list[Move]:
-        """The moves the seat to play may choose from (empty once the round is over)."""
-        if self.end is not None:
+        """The moves the seat to play may choose from (empty once the round is over): tile by tile in
+        the order of the hand, and for each tile the ends it fits, in the order of :data:`ENDS`."""
+        core = self._core or self._own_core()
+        if core.end:
             return []
-        return legal_moves_for(self.hands[self.turn], self.line, self.forced)
+        turn = core.turn
+        hand = core.hands[turn]
+        if core.lead < 0:
+            if core.forced >= 0:
+                return [_LEAD_BY_INDEX[core.forced]]
+            return [_LEAD_BY_INDEX[index] for index in self._round.order[turn] if hand >> index & 1]
+        ends = core.ends
+        left = NUMBER_MASK[ends[0]]
+        right = NUMBER_MASK[ends[1]]
+        if ends[2] < 0:  # the usual case: two open ends
+            fitting = hand & (left | right)
+            if not fitting & (fitting - 1):  # one tile fits, or none: no order to keep
+                if not fitting:
+                    return []
+                index = fitting.bit_length() - 1
+                if not left >> index & 1:
+                    return [_RIGHT_MOVES[index]]
+                if right >> index & 1:
+                    return [_LEFT_MOVES[index], _RIGHT_MOVES[index]]
+                return [_LEFT_MOVES[index]]
+            moves = []
+            for index in self._round.order[turn]:
+                if fitting >> index & 1:
+                    if left >> index & 1:
+                        moves.append(_LEFT_MOVES[index])
+                    if right >> index & 1:
+                        moves.append(_RIGHT_MOVES[index])
+            return moves
+        moves = []
+        append = moves.append
+        masks = (left, right, NUMBER_MASK[ends[2]], NUMBER_MASK[ends[3]])
+        fitting = hand & (left | right | masks[2] | masks[3])
+        for index in self._round.order[turn]:
+            if fitting >> index & 1:
+                for end in range(4):
+                    if masks[end] >> index & 1:
+                        append(_END_MOVES_BY_INDEX[end][index])
+        return moves
+
+    # --- comparing, hashing, pickling -------------------------------------------------
+
+    def _fields(self) -> tuple[object, ...]:
+        return (
+            self._round.rules,
+            self._round.deal_,
+            self.hands,
+            self.boneyard,
+            self.line,
+            self.turn,
+            self.forced,
+            self.passes,
+            self.fives,
+            self.draws,
+            self.events,
+            self.end,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, RoundState):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return (_from_fields, self._fields())
+
+    def __repr__(self) -> str:
+        values = ", ".join(f"{name}={value!r}" for name, value in zip(_FIELD_NAMES, self._fields(), strict=True))
+        return f"RoundState({values})"
+
+    def _replace(self, **changes: object) -> RoundState:
+        """A copy with some public fields changed, as a NamedTuple's ``_replace`` (for tests and tools)."""
+        values = dict(zip(_FIELD_NAMES, self._fields(), strict=True))
+        unknown = set(changes) - set(values)
+        if unknown:
+            raise ValueError(f"RoundState has no fields {sorted(unknown)}")
+        values.update(changes)
+        return _from_fields(*values.values())  # type: ignore[arg-type]
 
     def auto_move(self) -> Move | None:
         """The move the bot makes by itself: a forced lead that the rules place automatically."""
-        if self.end is None and self.line.lead is None and self.forced is not None and self.rules.auto_lead:
-            return Move(self.forced)
+        core = self._core or self._own_core()
+        if not core.end and core.lead < 0 and core.forced >= 0 and self._round.rules.auto_lead:
+            return _LEAD_BY_INDEX[core.forced]
         return None
 
     def outcome(self) -> Outcome | None:
         """How the round ended, or None while it is being played."""
         if self.end is None:
             return None
-        pips = tuple(pip_count(hand) for hand in self.hands)
-        winners, points = round_score(self.rules, self.end is RoundEnd.DOMINO, self.turn, pips)
+        core = self._core or self._own_core()
+        pips = tuple(core.pips())
+        winners, points = round_score(self._round.rules, core.end == DOMINO, core.turn, pips)
         return Outcome(self.end, winners, points, self.fives, pips, self.draws)
 
     # --- moving ---------------------------------------------------------------------
@@ -413,29 +643,145 @@ class RoundState(NamedTuple):
         Raises a subclass of :class:`~engine.errors.IllegalMoveError` (a ``ValueError``)
         if the move is not legal; ``seat``, when given, must be the seat to play.
         """
+        core = self._core or self._own_core()
+        found = _TABLE_MOVES.get(id(move))  # a move legal_moves() hands out
+        if found is None or core.end or (seat is not None and seat != core.turn):
+            found = self._resolve(move, seat)
+        else:
+            index, at = found
+            if at == LEAD:
+                if core.lead >= 0 or not core.hands[core.turn] >> index & 1 or core.forced not in (-1, index):
+                    found = self._resolve(move, seat)
+            else:
+                value = core.ends[at]
+                if value < 0 or not (core.hands[core.turn] >> index & NUMBER_MASK[value] >> index & 1):
+                    found = self._resolve(move, seat)
+        if not self._kept and _refcount(self) <= _UNSHARED:
+            self._core = None
+            played = core
+        else:
+            played = core.copy()
+        state = _new(RoundState)
+        state._parent = self
+        state._kept = False
+        state._move = found
+        state._seat = seat = core.turn
+        bone_at = core.bone_at
+        log: list[Logged] = []
+        if core.tracks:  # fives or the spinner: what the move scored, whether it made the spinner
+            spin_state = core.spin_state
+            fives = core.fives
+            played.play(found, log)
+            if played.fives is not fives:
+                state._scored = played.fives[seat] - fives[seat]
+            if spin_state != played.spin_state and spin_state == 0:
+                state._opened = True
+        else:
+            played.play(found, log)
+        state._core = played
+        if log:
+            state._log = tuple([_event_of(entry) for entry in log])
+        if played.bone_at == bone_at:
+            state._round = self._round
+        else:  # somebody drew: their tiles join their hand's order
+            order = list(self._round.order)
+            for event in state._log:
+                if type(event) is Drew:
+                    order[event.seat] += tuple([INDEX[drawn] for drawn in event.tiles])
+            state._round = self._round.reordered(tuple(order))
+        return state
+
+    def _resolve(self, move: Move, seat: int | None) -> SimMove:
+        """``move`` as the core's (tile index, end index), or the error :meth:`check` raises for it."""
         end = self.check(move, seat)
-        seat = self.turn
-        tile = move.tile
-        rules = self.rules
-        line = self.line.place(tile, end, spinner=rules.spinner)
-        hands = self.hands
-        hand = tuple([t for t in hands[seat] if t != tile])
-        hands = hands[:seat] + (hand,) + hands[seat + 1 :]
-        fives = self.fives
-        scored = 0
-        if rules.in_play is InPlay.FIVES:
-            count = line.fives_count()
-            if count and count % 5 == 0:
-                scored = count
-                fives = fives[:seat] + (fives[seat] + count,) + fives[seat + 1 :]
-        events = self.events + (Played(seat, tile, end, scored),)
-        if not hand:
-            return _new_state(
-                rules, self.deal_, hands, self.boneyard, line, seat, None, 0, fives, self.draws, events, RoundEnd.DOMINO
+        return (INDEX[move.tile], LEAD if end is None else _END_INDEX[end])
+
+
+class _Round:
+    """What the states of one round share: the rules, the deal, and each seat's tiles in the order it
+    got them (dealt, then drawn), which is the order of ``hands`` and of ``legal_moves()``."""
+
+    __slots__ = ("_deal", "boneyard", "dealt", "first", "order", "rules")
+
+    _deal: Deal
+
+    def __init__(
+        self,
+        rules: Rules,
+        order: tuple[tuple[int, ...], ...],
+        dealt: tuple[tuple[int, ...], ...],
+        boneyard: Sequence[int],
+        first: int,
+    ) -> None:
+        self.rules = rules
+        self.order = order
+        self.dealt = dealt
+        self.boneyard = boneyard
+        self.first = first
+
+    @property
+    def deal_(self) -> Deal:
+        try:
+            return self._deal
+        except AttributeError:
+            self._deal = Deal(
+                tuple([tuple([ALL_TILES[index] for index in hand]) for hand in self.dealt]),
+                tuple([ALL_TILES[index] for index in self.boneyard]),
+                self.first,
             )
-        return _advance(
-            rules, self.deal_, hands, self.boneyard, line, (seat + 1) % len(hands), fives, self.draws, events
-        )
+            return self._deal
+
+    def reordered(self, order: tuple[tuple[int, ...], ...]) -> _Round:
+        other = _Round(self.rules, order, self.dealt, self.boneyard, self.first)
+        if hasattr(self, "_deal"):
+            other._deal = self._deal
+        return other
+
+
+def _event_of(entry: Logged) -> Event:
+    """The event of a draw or pass the core logged."""
+    if entry[0] == DREW:
+        _, seat, tiles, ends = entry
+        return Drew(seat, len(tiles), ends, tiles)
+    _, seat, ends = entry
+    return Passed(seat, ends)
+
+
+_FIELD_NAMES = (
+    "rules",
+    "deal_",
+    "hands",
+    "boneyard",
+    "line",
+    "turn",
+    "forced",
+    "passes",
+    "fives",
+    "draws",
+    "events",
+    "end",
+)
+_ROUND_ENDS: tuple[RoundEnd | None, ...] = (None, RoundEnd.DOMINO, RoundEnd.FISH)
+_LEAD_BY_INDEX: tuple[Move, ...] = tuple(_LEAD_MOVES[tile] for tile in ALL_TILES)
+_END_MOVES_BY_INDEX: tuple[tuple[Move, ...], ...] = tuple(
+    tuple(moves[tile] for tile in ALL_TILES) for moves in _END_MOVES
+)
+_LEFT_MOVES, _RIGHT_MOVES = _END_MOVES_BY_INDEX[0], _END_MOVES_BY_INDEX[1]
+_END_INDEX: dict[End | str, int] = {end: number for number, end in enumerate(ENDS)}
+_new = object.__new__
+_refcount = sys.getrefcount
+_UNSHARED = 3 if sys.version_info < (3, 14) and getattr(sys, "_is_gil_enabled", lambda: True)() else 0
+"""``sys.getrefcount`` of a state inside :meth:`RoundState.apply` when only the caller's one name
+(a local, or a slot of a tuple) refers to it: ``state = state.apply(move)`` in a loop. Anyone else
+holding the state (another name, a frame reading it in another thread) makes it more, and then
+apply copies the core instead of taking it. Checked for CPython 3.11 to 3.13 with the GIL; elsewhere
+(deferred reference counts on the stack, no GIL) 0: apply always copies."""
+_TABLE_MOVES: dict[int, SimMove] = {
+    id(move): (index, end)
+    for end, moves in ((LEAD, _LEAD_BY_INDEX), *enumerate(_END_MOVES_BY_INDEX))
+    for index, move in enumerate(moves)
+}
+"""The moves :meth:`RoundState.legal_moves` hands out for an end, by identity: (tile index, end index)."""
 
 
 def _position_problem(state: RoundState) -> str | None:
@@ -475,21 +821,20 @@ def _position_problem(state: RoundState) -> str | None:
     return None
 
 
-def _begin(
-    rules: Rules, hands: tuple[tuple[Tile, ...], ...], boneyard: tuple[Tile, ...], first: int, forced: Tile | None
-) -> RoundState:
-    """A round at its start, from a deal already known to be whole."""
-    zeros = (0,) * len(hands)
-    return _new_state(
-        rules, Deal(hands, boneyard, first), hands, boneyard, EMPTY_LINE, first, forced, 0, zeros, zeros, (), None
-    )
+def _root(round_: _Round, core: Core, line: Line, events: tuple[Event, ...]) -> RoundState:
+    """A state with no parent: a round at its start, or a position taken from its parts."""
+    state = _new(RoundState)
+    state._round = round_
+    state._core = core
+    state._parent = None
+    state._kept = True
+    state._move = (-1, LEAD)
+    state._line = line
+    state._events = events
+    return state
 
 
-# Building the tuple directly skips NamedTuple's keyword handling on the hot path.
-_new_state_tuple = tuple.__new__
-
-
-def _new_state(
+def _from_fields(
     rules: Rules,
     deal_: Deal,
     hands: tuple[tuple[Tile, ...], ...],
@@ -503,127 +848,14 @@ def _new_state(
     events: tuple[Event, ...],
     end: RoundEnd | None,
 ) -> RoundState:
-    return _new_state_tuple(
-        RoundState, (rules, deal_, hands, boneyard, line, turn, forced, passes, fives, draws, events, end)
-    )
-
-
-def _advance(
-    rules: Rules,
-    deal_: Deal,
-    hands: tuple[tuple[Tile, ...], ...],
-    boneyard: tuple[Tile, ...],
-    line: Line,
-    seat: int,
-    fives: tuple[int, ...],
-    draws: tuple[int, ...],
-    events: tuple[Event, ...],
-) -> RoundState:
-    """Give the turn to ``seat`` or the next seat that can play, drawing and passing as the rules make them."""
-    ends = line.ends
-    if _can_play(hands[seat], ends):  # the usual case: nobody draws or passes
-        return _new_state(rules, deal_, hands, boneyard, line, seat, None, 0, fives, draws, events, None)
-    hand_list = list(hands)
-    draw_list = list(draws)
-    event_list = list(events)
-    passes = 0
-    drawable = len(boneyard) - rules.reserve if rules.draws else 0
-    seats = len(hand_list)
-    end: RoundEnd | None = None
-    while True:
-        hand = hand_list[seat]
-        if _can_play(hand, ends):
-            break
-        drawn: list[Tile] = []
-        while drawable > 0:
-            tile = boneyard[len(drawn)]
-            drawn.append(tile)
-            drawable -= 1
-            if _fits(tile, ends):
-                break
-        values = tuple([value for value in ends if value is not None])
-        if drawn:
-            boneyard = boneyard[len(drawn) :]
-            hand_list[seat] = hand + tuple(drawn)
-            draw_list[seat] += len(drawn)
-            event_list.append(Drew(seat, len(drawn), values, tuple(drawn)))
-            if _fits(drawn[-1], ends):
-                break
-        event_list.append(Passed(seat, values))
-        passes += 1
-        if passes >= seats:
-            end = RoundEnd.FISH
-            break
-        seat = (seat + 1) % seats
-    return _new_state(
-        rules,
-        deal_,
-        tuple(hand_list),
-        boneyard,
-        line,
-        seat,
-        None,
-        passes,
-        fives,
-        tuple(draw_list),
-        tuple(event_list),
-        end,
-    )
+    """The state with exactly these public fields (not checked: see :func:`_position_problem`)."""
+    ended = NOT_OVER if end is None else (DOMINO if end is RoundEnd.DOMINO else FISH)
+    core = Core.of_parts(rules, hands, boneyard, line, turn, forced, passes, fives, draws, ended)
+    order = tuple(tuple(INDEX[tile] for tile in hand) for hand in hands)
+    round_ = _Round(rules, order, order, [INDEX[tile] for tile in deal_.boneyard], deal_.first)
+    round_._deal = deal_
+    return _root(round_, core, line, tuple(events))
 
 
 def _ends_text(line: Line) -> str:
     return ", ".join(f"{end.value} {value}" for end, value in line.open_ends().items())
-
-
-def round_score(
-    rules: Rules, domino: bool, last_seat: int, pips: Sequence[int]
-) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The winners of a finished round and what each seat scores (or, in ``goat``, is charged) at its end.
-
-    ``domino``: ``last_seat`` went out; otherwise a fish, won by the side with the lowest pip count.
-    A side is a seat, or a team whose count is its hands' sum and whose points go to each partner.
-
-    >>> from engine.rules import Rules
-    >>> round_score(Rules.preset("goat"), True, 2, [19, 30, 0, 31])
-    ((0, 2), (0, 61, 0, 61))
-    >>> round_score(Rules.preset("partners"), False, 1, [10, 5, 4, 8])  # a fish: 14 against 13
-    ((1, 3), (0, 27, 0, 27))
-    """
-    seats = len(pips)
-    sides = rules.sides(seats)
-    counts = [sum(pips[seat] for seat in side) for side in sides]
-    if domino:
-        won: list[int] = [rules.side_of(last_seat)]
-    else:
-        lowest = min(counts)
-        won = [index for index, count in enumerate(counts) if count == lowest]
-        if len(won) > 1 and rules.fish_tie is not FishTie.SHARED_WIN:
-            won = []
-    winners = tuple(sorted(seat for index in won for seat in sides[index]))
-    points = [0] * seats
-    if len(won) == 1:
-        winner = won[0]
-        others = sum(counts) - counts[winner]
-        scoring = rules.round_scoring
-        if scoring is RoundScoring.LOSERS_OWN:
-            for index, side in enumerate(sides):
-                if index != winner:
-                    for seat in side:
-                        points[seat] = counts[index]
-        else:
-            if scoring is RoundScoring.OTHERS_MINUS_OWN:
-                gained = max(0, others - counts[winner])
-            elif scoring is RoundScoring.OTHERS_ROUNDED:
-                gained = round_to_five(others)
-            elif scoring is RoundScoring.ALL_HANDS:
-                gained = others + counts[winner]
-            else:
-                gained = 0
-            for seat in sides[winner]:
-                points[seat] = gained
-    return winners, tuple(points)
-
-
-def round_to_five(points: int) -> int:
-    """The nearest multiple of 5 (12 -> 10, 13 -> 15)."""
-    return (points + 2) // 5 * 5
