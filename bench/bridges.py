@@ -15,6 +15,14 @@ hidden hand than our own players can.
   with the passes it implies (OpenSpiel does not record passes: a player that
   moves twice in a row means the other could not follow either end). Every
   search iteration of the bot starts from such a resampled state.
+- :class:`OpenSpielTeamISMCTS`: the same bot on ``python_team_dominoes``: 4
+  seats, 7 tiles each, seats 0+2 against 1+3, seat 0 leads any tile (our
+  :data:`TEAM_4X7`). The three hidden hands are dealt to fit the numbers each
+  seat has shown it lacks (OpenSpiel skips a seat that cannot follow). Its
+  returns are the team's, so it plays for its team. OpenSpiel judges a round
+  by the teams' pip counts even after a domino; our referee gives a domino to
+  the team that went out (RULES.md), which differs only when the partner of
+  the seat that went out holds more pips than both opponents together.
 - :class:`DominoesSearch`: PyPI ``dominoes`` 6.1.0's strongest honest player,
   its ``double`` heuristic with ``probabilistic_alphabeta`` (alpha-beta over hands
   sampled by ``Game.random_possible_hands``, which uses only the hand sizes, the
@@ -26,6 +34,7 @@ hidden hand than our own players can.
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -39,6 +48,12 @@ BLOCK_2X7 = ANCHORS["block-2x7"]
 
 BLOCK_4X7 = ANCHORS["block-4x7"]
 """PyPI ``dominoes``' game as our rules: all 28 tiles dealt, the 6-6 holder leads it, one round."""
+
+TEAM_BLOCK_4X7 = ANCHORS["team-block-4x7"]
+"""PyPI ``dominoes``' game scored as it scores it: for teams 0+2 and 1+3."""
+
+TEAM_4X7 = ANCHORS["team-4x7"]
+"""OpenSpiel's ``python_team_dominoes`` as our rules: teams 0+2 and 1+3, seat 0 leads any tile, one round."""
 
 
 def _end_for(line: Line, tile: Tile, value: int | None) -> End | None:
@@ -58,14 +73,19 @@ class OpenSpielISMCTS:
     """OpenSpiel's Python IS-MCTS bot on ``python_block_dominoes`` (2 seats only)."""
 
     level = "openspiel-ismcts"
+    GAME = "python_block_dominoes"
+    MODULE = "block_dominoes"
+    RULES = BLOCK_2X7
+    SEATS = 2
 
     def __init__(self, simulations: int = 200, uct_c: float = 2.0) -> None:
+        import importlib
+
         import numpy as np  # noqa: F401 - fail early when OpenSpiel is missing
         import pyspiel
-        from open_spiel.python.games import block_dominoes
 
-        self._block = block_dominoes
-        self._game = pyspiel.load_game("python_block_dominoes")
+        self._block = importlib.import_module(f"open_spiel.python.games.{self.MODULE}")
+        self._game = pyspiel.load_game(self.GAME)
         self.simulations = simulations
         self.uct_c = uct_c
 
@@ -92,21 +112,24 @@ class OpenSpielISMCTS:
         edge = None if action.edge is None else int(action.edge)
         return Move(tile, _end_for(observation.table.line, tile, edge))
 
-    # The bridge proper: our observation -> OpenSpiel state, with a sampled opponent hand.
+    # The bridge proper: our observation -> OpenSpiel state, with sampled hidden hands.
 
     def state_from(self, observation: Observation, numbers: Any) -> Any:
         table = observation.table
-        if table.rules.hand_sizes.get(2) != 7 or table.rules.starter is not Starter.MATCH or table.starter != 0:
-            raise ValueError("OpenSpiel's block dominoes is 2 seats, 7 tiles each, seat 0 leading")
+        seats = self.SEATS
+        rules = table.rules
+        if (
+            table.seats != seats
+            or rules.hand_sizes.get(seats) != 7
+            or rules.starter is not Starter.MATCH
+            or rules.draws
+            or table.starter != 0
+        ):
+            raise ValueError(f"OpenSpiel's {self.GAME} is {seats} seats, 7 tiles each, seat 0 leading")
         me = observation.seat
         history = _openspiel_history(table.history)
         hand = [_os_tile(tile) for tile in observation.hand]
-        played = [[tile for player, tile, _ in history if player == seat] for seat in range(2)]
-        opponent_hand = self._sample_opponent(hand, history, me, numbers)
-        initial: list[list[tuple[float, float]]] = [[], []]
-        initial[me] = hand + played[me]
-        initial[1 - me] = opponent_hand + played[1 - me]
-        state = self._replay(initial, history)
+        state = self._replay(self._deal(hand, history, me, table.turn, numbers), history)
         if state.current_player() != table.turn:
             raise AssertionError(f"OpenSpiel has player {state.current_player()} to move, we have {table.turn}")
         ours = sorted(
@@ -123,38 +146,92 @@ class OpenSpielISMCTS:
 
     def resample(self, state: Any, player: int, numbers: Any) -> Any:
         """A state that the bot cannot tell from ``state``: its own hand and the public history
-        are kept, the opponent's hand is dealt anew among the tiles it may hold."""
+        are kept, the other hands are dealt anew among the tiles each may hold."""
         history = [(a.player, a.tile, a.edge) for a in state.actions_history]
         hand = list(state.hands[player])
-        played = [[tile for p, tile, _ in history if p == seat] for seat in range(2)]
-        opponent_hand = self._sample_opponent(hand, history, player, numbers)
-        initial: list[list[tuple[float, float]]] = [[], []]
-        initial[player] = hand + played[player]
-        initial[1 - player] = opponent_hand + played[1 - player]
-        return self._replay(initial, history)
+        return self._replay(self._deal(hand, history, player, state.current_player(), numbers), history)
 
-    def _sample_opponent(
-        self, hand: list[tuple[float, float]], history: list[tuple[int, Any, Any]], me: int, numbers: Any
-    ) -> list[tuple[float, float]]:
-        opponent = 1 - me
-        lacking = _openspiel_passes(history, me)
+    def _deal(
+        self, hand: list[Any], history: list[tuple[int, Any, Any]], me: int, to_move: int, numbers: Any
+    ) -> list[list[tuple[float, float]]]:
+        """Every seat's dealt hand: ``me``'s own, the others' played tiles plus unseen tiles that fit
+        the numbers each has shown it lacks (a seat skipped over could not follow either end)."""
+        seats = self.SEATS
+        lacking = _openspiel_lacking(history, seats, to_move)
         used = set(hand) | {tile for _, tile, _ in history}
-        size = 7 - sum(1 for player, _, _ in history if player == opponent)
-        allowed = [t for t in self._block._DECK if t not in used and t[0] not in lacking and t[1] not in lacking]
-        if len(allowed) < size:  # cannot happen on a real history; keep the bot playing anyway
-            allowed = [t for t in self._block._DECK if t not in used]
-        chosen = numbers.choice(len(allowed), size=size, replace=False)
-        return [allowed[int(i)] for i in chosen]
+        free = [t for t in self._block._DECK if t not in used]
+        sizes = [7 - sum(1 for player, _, _ in history if player == seat) for seat in range(seats)]
+        others = sorted((seat for seat in range(seats) if seat != me), key=lambda seat: -len(lacking[seat]))
+        fits = {seat: [t for t in free if t[0] not in lacking[seat] and t[1] not in lacking[seat]] for seat in others}
+        hidden = _deal_fitting(others, fits, sizes, free, numbers)
+        if hidden is None:  # cannot happen on a real history; keep the bot playing anyway
+            hidden = _deal_fitting(others, {seat: free for seat in others}, sizes, free, numbers)
+            assert hidden is not None
+        initial: list[list[tuple[float, float]]] = []
+        for seat in range(seats):
+            played = [tile for player, tile, _ in history if player == seat]
+            initial.append((hand if seat == me else hidden[seat]) + played)
+        return initial
 
     def _replay(self, initial: list[list[tuple[float, float]]], history: list[tuple[int, Any, Any]]) -> Any:
         block = self._block
         state = self._game.new_initial_state()
-        for seat in range(2):
-            for tile in initial[seat]:
-                state.apply_action(block._DECK.index(tile))
+        if self.SEATS == 2:
+            deal_order = [tile for seat in range(2) for tile in initial[seat]]
+        else:  # team dominoes deals one tile to each seat in turn
+            deal_order = [initial[seat][index] for index in range(7) for seat in range(self.SEATS)]
+        for tile in deal_order:
+            state.apply_action(block._DECK.index(tile))
         for player, tile, edge in history:
             state.apply_action(block._ACTIONS_STR.index(str(block.Action(player, tile, edge))))
         return state
+
+
+class OpenSpielTeamISMCTS(OpenSpielISMCTS):
+    """The same bot on ``python_team_dominoes``: 4 seats, 7 tiles each, seats 0+2 against 1+3, seat 0
+    leads any tile, no boneyard (our :data:`TEAM_4X7`). Its returns are the team's, so its search
+    plays for its team. Where a seat cannot follow, OpenSpiel skips it: the bridge reads those
+    skips as passes, for the bot's resampler as for ours."""
+
+    level = "openspiel-team-ismcts"
+    GAME = "python_team_dominoes"
+    MODULE = "team_dominoes"
+    RULES = TEAM_4X7
+    SEATS = 4
+
+
+def _deal_fitting(
+    seats: list[int], fits: dict[int, list[Any]], sizes: list[int], free: list[Any], numbers: Any
+) -> dict[int, list[Any]] | None:
+    """A random deal of ``free`` tiles, ``sizes[seat]`` to each seat, each from its ``fits``: random
+    draws first (enough almost always), then a depth-first search in random order, which finds a
+    deal whenever one exists (a real history always has one: the real deal)."""
+    for _ in range(20):
+        pool = set(free)
+        hidden: dict[int, list[Any]] = {}
+        for seat in seats:
+            allowed = [t for t in fits[seat] if t in pool]
+            if len(allowed) < sizes[seat]:
+                break
+            hidden[seat] = [allowed[int(i)] for i in numbers.choice(len(allowed), size=sizes[seat], replace=False)]
+            pool.difference_update(hidden[seat])
+        else:
+            return hidden
+
+    def search(index: int, pool: frozenset[Any]) -> dict[int, list[Any]] | None:
+        if index == len(seats):
+            return {}
+        seat = seats[index]
+        allowed = [t for t in fits[seat] if t in pool]
+        order = [allowed[int(i)] for i in numbers.permutation(len(allowed))]
+        for chosen in itertools.combinations(order, sizes[seat]):
+            rest = search(index + 1, pool.difference(chosen))
+            if rest is not None:
+                rest[seat] = list(chosen)
+                return rest
+        return None
+
+    return search(0, frozenset(free))
 
 
 def _os_tile(tile: Tile) -> tuple[float, float]:
@@ -183,23 +260,31 @@ def _openspiel_history(history: tuple[Any, ...]) -> list[tuple[int, tuple[float,
     return actions
 
 
-def _openspiel_passes(history: list[tuple[int, Any, Any]], me: int) -> set[float]:
-    """Numbers the opponent of ``me`` has shown it lacks: it passed whenever ``me`` moved twice in a row
-    (and ``me`` is to move now, so after ``me``'s last action too)."""
-    lacking: set[float] = set()
+def _openspiel_lacking(history: list[tuple[int, Any, Any]], seats: int, to_move: int) -> list[set[float]]:
+    """Per seat, the numbers it has shown it lacks: every seat skipped between two actions (and
+    between the last action and the seat ``to_move``) could follow neither open end. Without a
+    boneyard a seat never gets a number back."""
+    lacking: list[set[float]] = [set() for _ in range(seats)]
     edges: list[float] = []
     previous: int | None = None
+
+    def skipped(upto: int) -> None:
+        if previous is None:
+            return
+        seat = (previous + 1) % seats
+        while seat != upto:
+            lacking[seat].update(edges)
+            seat = (seat + 1) % seats
+
     for player, tile, edge in history:
-        if previous == player == me:
-            lacking.update(edges)
+        skipped(player)
         if edge is None:
             edges = [tile[0], tile[1]]
         else:
             edges.remove(edge)
             edges.append(tile[0] if tile[1] == edge else tile[1])
         previous = player
-    if previous == me:
-        lacking.update(edges)
+    skipped(to_move)
     return lacking
 
 

@@ -305,6 +305,37 @@ ANCHORS: Mapping[str, Rules] = MappingProxyType(
                 auto_lead=True,
                 targets={},
             ),
+            # PyPI dominoes' partnership game as it scores it: the same deal and lead, seats 0+2
+            # against 1+3; the team that goes out scores every hand's pips, a blocked game goes to
+            # the team with fewer pips (both teams' pips), an equal count is a tie.
+            replace(
+                PRESETS["block"],
+                id="team-block-4x7",
+                min_seats=4,
+                max_seats=4,
+                hand_sizes={4: 7},
+                starter=Starter.HIGHEST,
+                auto_lead=True,
+                round_scoring=RoundScoring.ALL_HANDS,
+                fish_tie=FishTie.DRAW,
+                targets={},
+                teams=Teams.OPPOSITE,
+            ),
+            # OpenSpiel's python_team_dominoes: 4 seats, 7 tiles each, seats 0+2 against 1+3, seat 0
+            # leads any tile, one round; a blocked game goes to the team with fewer pips, an equal
+            # count is a tie. (OpenSpiel pays the losing team's pips and judges even a domino by
+            # the pip counts; the win/loss of a domino differs only when the partner of the seat
+            # that went out holds more than both opponents together, which its bridge notes.)
+            replace(
+                PRESETS["block"],
+                id="team-4x7",
+                min_seats=4,
+                max_seats=4,
+                hand_sizes={4: 7},
+                fish_tie=FishTie.DRAW,
+                targets={},
+                teams=Teams.OPPOSITE,
+            ),
         )
     }
 )

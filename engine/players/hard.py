@@ -10,7 +10,13 @@ strong card-game programs:
    (other hands and the boneyard order) at random, consistently with everything
    it has seen: hand sizes, the boneyard count, and who drew or passed at which
    ends (a pass at ends 3 and 5 means no 3s and no 5s then; tiles drawn later
-   may have them), plus what a forced lead proves about the deal.
+   may have them), plus what a forced lead proves about the deal. Where
+   nothing is drawn and there is no spinner, a world also counts in
+   proportion to how well it explains the others' plays
+   (:func:`~engine.players.sampler.likelihood`): a seat that played a tile
+   while it held few others that fitted is likelier than one that held many,
+   if each picks among its fitting tiles at random. A partner's plays and
+   passes are read like anyone's.
 2. *Every candidate in the same worlds.* Each legal move (mirror images
    dropped) is played in every world and the rest of the round is evaluated
    there, so that the comparison between two moves is not drowned by the luck
@@ -22,15 +28,21 @@ strong card-game programs:
    other seat its own best 60 % of the time and a random move otherwise (a
    world searched with every hand in view would otherwise credit the others
    with replies only a player who sees the seat's hand finds). If too few
-   worlds fit the budget the search falls back to the next step. Otherwise
+   worlds fit the budget the search falls back to the next step. Without a
+   spinner or fives, the positions of one world that several move orders
+   reach are solved once (a table per world). Otherwise
    each (world, move) is played out by :func:`greedy_playout` (everyone sheds
    heavy tiles and doubles and scores fives, with a little noise), and the
    budget is spent by *sequential halving*: in rounds, each round dropping
    the worse half of the candidates, so the playouts go to the moves that
    matter.
 4. *The stakes.* A finished round in a world is worth what the match makes of
-   it (:class:`Stakes`): in a match, the points it brings the seat (fives
-   scored on the table included) less the others', over the target, plus a
+   it to the seat's *side* - the seat, or in ``goat`` and ``partners`` its team,
+   so that a partner's domino is the seat's own and the partner is searched as
+   playing for the same value (with two teams, a two-sided zero-sum game)
+   (:class:`Stakes`): in a match, the points it brings the side (fives
+   scored on the table included) less the others', over the target (in
+   ``goat``, where points are charges, the other way round), plus a
    full point for ending the match as its winner (minus one for ending it as a
    loser) - so near the target a fish that wins the match beats a bigger
    domino that does not; in a single round, the share of the win, with the
@@ -54,6 +66,12 @@ equally strong methods was kept. The one change that helped was the cautious
 model of the others in the exact search: against OpenSpiel's IS-MCTS it took
 the win rate from 52 % to 54-55 % over 600 games (``bench/ai.py``, on other
 deals: 56.5 % over 400).
+
+Weighing the worlds by the others' plays was tried again against IS-MCTS (2-seat block, 400
+games on the same deals, issue #20): plain 53.9 %; a blind pick (``HEAVY`` 0) 57.1 %, 57.0 %
+with caution 0.4, 57.4 % squared; a pick that favours heavy tiles (``HEAVY`` 2) 58.0 %; on
+other deals, the blind pick to the power 1.5, 56.8 %. Solving from 13 tiles left instead of 11
+(with the table of positions) gave 54.0-55.4 % at twice the time, so the thresholds stayed.
 
 Time
 ----
@@ -79,14 +97,16 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import ClassVar
 
 from engine.observation import Observation
 from engine.players.base import distinct_moves, legal_moves
-from engine.players.sampler import beliefs_of, determinize, sample_hidden, sample_world
+from engine.players.sampler import beliefs_of, determinize, likelihood, play_evidence, sample_hidden, sample_world
 from engine.players.sim import DOUBLE, PIPS, Sim, SimMove, from_move, mask_of
-from engine.state import Move
+from engine.rules import InPlay, Teams
+from engine.state import Move, round_score
 
 Playout = Callable[[Sim, random.Random], None]
 
@@ -94,55 +114,87 @@ Playout = Callable[[Sim, random.Random], None]
 class Stakes:
     """What the seat plays for, as one number per finished round in a sampled world.
 
-    Matches (a target): the points the round brings the seat minus the mean of the others',
-    over the target, plus ±1 when the round ends the match (won or lost). Single rounds: the
-    seat's share of the win (a draw counts as an even share), plus a small margin term.
+    The unit is a *side*: a seat, or in a partnership preset the team (seats 0+2 against 1+3),
+    whose partners share one value, so that the search plays for the team: a partner's domino is
+    the seat's own. Matches (a target): the points the round brings the side minus the mean of
+    the other sides', over the target, plus ±1 when the round ends the match (won or lost). Where
+    the points are charges (``goat``: the side that reaches the target loses) they count against
+    the side. Single rounds: the side's share of the win (a draw counts as an even share), plus a
+    small margin term.
+
+    ``team_aware=False`` is the team-blind view, kept for measuring what team play is worth: the
+    seat scores the round as if everyone played for himself (the preset without its teams).
     """
 
     MATCH_WEIGHT = 1.0
     SINGLE_MARGIN_WEIGHT = 0.1
 
-    def __init__(self, observation: Observation, *, match_bonus: bool = True) -> None:
+    def __init__(self, observation: Observation, *, match_bonus: bool = True, team_aware: bool = True) -> None:
         table = observation.table
+        rules = table.rules
+        seats = table.seats
         # Without the bonus (a review), a match's values are the round's margin alone: times
         # ``scale`` they are points.
         self.bonus = self.MATCH_WEIGHT if match_bonus else 0.0
         self.me = observation.seat
-        self.seats = table.seats
-        self.target = table.rules.target(table.seats)
-        self.banked = [score - fives for score, fives in zip(table.scores, table.fives, strict=True)]
+        self.seats = seats
+        blind = rules.has_teams and not team_aware
+        self.scoring = replace(rules, teams=Teams.NONE) if blind else None
+        team_rules = rules if self.scoring is None else self.scoring
+        self.sides = team_rules.sides(seats)
+        self.side_of = tuple(team_rules.side_of(seat) for seat in range(seats))
+        self.my_side = self.side_of[self.me]
+        self.sign = -1.0 if rules.target_loses else 1.0  # goat's round points are charges
+        self.target_loses = rules.target_loses
+        self.rules = rules
+        self.target = rules.target(seats)
+        banked = [score - fives for score, fives in zip(table.scores, table.fives, strict=True)]
+        self.banked = [banked[side[0]] for side in self.sides]
         self.scale = float(self.target) if self.target else 50.0
 
-    def values(self, sim: Sim) -> list[float]:
-        """Every seat's value of a finished round (max-n needs them all)."""
-        _, winners, points, _ = sim.result()
-        seats = self.seats
-        gains = [fives + earned for fives, earned in zip(sim.fives, points, strict=True)]
-        everyone = sum(gains)
-        margins = [(gain * seats - everyone) / (seats - 1) / self.scale for gain in gains]
+    def side_values(self, sim: Sim) -> list[float]:
+        """Every side's value of a finished round (max-n needs them all)."""
+        kind, winners, scores, pips = sim.result()
+        points: Sequence[int] = scores
+        if self.scoring is not None:
+            winners, points = round_score(self.scoring, kind == "domino", sim.turn, pips)
+        sides = self.sides
+        count = len(sides)
+        fives = sim.fives
+        scored = [points[side[0]] + sum(fives[seat] for seat in side) for side in sides]
+        sign = self.sign
+        everyone = sum(scored)
+        margins = [sign * (gain * count - everyone) / (count - 1) / self.scale for gain in scored]
         target = self.target
         if target is None:
             weight = self.SINGLE_MARGIN_WEIGHT
-            if not winners:
-                return [1.0 / seats + weight * margin for margin in margins]
-            share = 1.0 / len(winners)
-            return [(share if seat in winners else 0.0) + weight * margins[seat] for seat in range(seats)]
-        totals = [banked + gain for banked, gain in zip(self.banked, gains, strict=True)]
-        top = max(totals)
-        if top >= target and totals.count(top) == 1:
-            champion = totals.index(top)
-            bonus = self.bonus
-            return [margins[seat] + (bonus if seat == champion else -bonus) for seat in range(seats)]
+            won = {self.side_of[seat] for seat in winners}
+            if not won:
+                return [1.0 / count + weight * margin for margin in margins]
+            share = 1.0 / len(won)
+            return [(share if side in won else 0.0) + weight * margins[side] for side in range(count)]
+        totals = [banked + gain for banked, gain in zip(self.banked, scored, strict=True)]
+        if max(totals) >= target:
+            best = min(totals) if self.target_loses else max(totals)
+            if totals.count(best) == 1:
+                champion = totals.index(best)
+                bonus = self.bonus
+                return [margins[side] + (bonus if side == champion else -bonus) for side in range(count)]
         return margins
+
+    def values(self, sim: Sim) -> list[float]:
+        """Every seat's value of a finished round: its side's."""
+        by_side = self.side_values(sim)
+        return [by_side[side] for side in self.side_of]
 
     def value(self, sim: Sim) -> float:
         """The observing seat's value of a finished round."""
-        return self.values(sim)[self.me]
+        return self.side_values(sim)[self.my_side]
 
 
 def greedy_playout(sim: Sim, rng: random.Random) -> None:
     """Everyone plays a rule-of-thumb move: score fives, shed heavy tiles and doubles, a little noise."""
-    fives = sim.fives_rule
+    fives = sim.rules.in_play is InPlay.FIVES
     while not sim.end:
         moves = sim.moves()
         if len(moves) == 1:
@@ -172,22 +224,37 @@ class Solver:
 
     Every other seat is modelled as playing its best move with probability ``caution`` and any
     of its moves at random otherwise; the searching seat always plays its best. With
-    ``caution`` 1 this is plain best play by everyone (alpha-beta for two seats, whose stakes are
-    zero-sum; max-n for more). Below 1 it corrects the flaw of searching a world with every hand
-    in view: there the others would always find the reply that hurts most, which players who
-    cannot see the seat's hand do not (measured: 2-3 % more wins against OpenSpiel's IS-MCTS).
+    ``caution`` 1 this is plain best play by everyone (alpha-beta for two sides - two seats, or
+    two teams whose partners share one value - whose stakes are zero-sum; max-n for more). Below
+    1 it corrects the flaw of searching a world with every hand in view: there the others would
+    always find the reply that hurts most, which players who cannot see the seat's hand do not
+    (measured: 2-3 % more wins against OpenSpiel's IS-MCTS). A partner is modelled the same way:
+    it cannot see the seat's hand either.
     """
 
     def __init__(self, stakes: Stakes, limit: int, caution: float = 1.0) -> None:
         self.stakes = stakes
         self.me = stakes.me
+        self.side_of = stakes.side_of
+        self.my_side = stakes.my_side
         self.nodes = 0
         self.limit = limit
         self.caution = caution
+        rules = stakes.rules
+        # Without a spinner or fives, a position's future is its hands, the two open numbers (in
+        # either order), the seat to play and the boneyard's next tile: many move orders meet there.
+        self.memo: dict[tuple[int, ...], list[float]] | None = (
+            {} if not rules.spinner and rules.in_play is InPlay.NONE else None
+        )
+
+    def new_world(self) -> None:
+        """Forget the positions of the last world (the table is per world: other hands, other values)."""
+        if self.memo is not None:
+            self.memo.clear()
 
     def value(self, sim: Sim) -> float:
         """The seat's value of ``sim`` (which the search consumes)."""
-        if self.stakes.seats == 2 and self.caution >= 1.0:
+        if len(self.stakes.sides) == 2 and self.caution >= 1.0:
             return self._two(sim, -1e9, 1e9)
         return self._many(sim)[self.me]
 
@@ -203,7 +270,7 @@ class Solver:
                 break
             sim.play(moves[0])
         moves.sort(key=_heavy_first)
-        if sim.turn == self.me:
+        if self.side_of[sim.turn] == self.my_side:
             best = -1e9
             for move in moves:
                 child = sim.copy()
@@ -240,6 +307,17 @@ class Solver:
             if len(moves) > 1:
                 break
             sim.play(moves[0])
+        memo = self.memo
+        key: tuple[int, ...] = ()
+        if memo is not None:
+            # A branching position: the seat to play plays, so the passes before it do not matter.
+            low, high = sim.ends[0], sim.ends[1]
+            if low > high:
+                low, high = high, low
+            key = (*sim.hands, low, high, sim.turn, sim.bone_at)
+            known = memo.get(key)
+            if known is not None:
+                return known
         seat = sim.turn
         best: list[float] = []
         outcomes: list[list[float]] = []
@@ -252,12 +330,17 @@ class Solver:
                 best = values
         caution = self.caution
         if seat == self.me or caution >= 1.0:
+            if memo is not None:
+                memo[key] = best
             return best
+        # A partner, like an opponent, cannot see the seat's hand: it too misses its best move at times.
         share = (1.0 - caution) / len(outcomes)
         mixed = [caution * value for value in best]
         for values in outcomes:
             for index, value in enumerate(values):
                 mixed[index] += share * value
+        if memo is not None:
+            memo[key] = mixed
         return mixed
 
 
@@ -278,6 +361,12 @@ class Hard:
     MAX_EXACT_WORLDS = 400
     CAUTION = 0.6
     """How often the exact search expects another seat to find its best reply (see :class:`Solver`)."""
+    LIKELIHOOD = 1.0
+    """How much a world counts for explaining the others' plays (:func:`~engine.players.sampler.likelihood`;
+    0 weighs all worlds alike)."""
+    HEAVY = 2.0
+    """The model of the others behind those weights: a fitting tile is played with odds 1 + HEAVY x pips / 12
+    (a 6-6 three times as often as a 0-0; 0 would be a blind pick)."""
 
     def __init__(
         self,
@@ -286,11 +375,14 @@ class Hard:
         exact: bool = True,
         caution: float = CAUTION,
         playout: Playout | None = None,
+        team_aware: bool = True,
     ) -> None:
         self.effort = effort
         self.exact = exact
         self.caution = caution
         self.playout = playout or greedy_playout
+        self.team_aware = team_aware
+        """False: value the seat's own result alone in a partnership preset (a baseline for the bench)."""
 
     def choose(self, observation: Observation, rng: random.Random) -> Move:
         moves = legal_moves(observation)
@@ -299,7 +391,9 @@ class Hard:
         moves = distinct_moves(observation, moves)
         if len(moves) == 1:
             return moves[0]
-        search = _Search(observation, rng, [from_move(move) for move in moves])
+        stakes = Stakes(observation, team_aware=self.team_aware)
+        candidates = [from_move(move) for move in moves]
+        search = _Search(observation, rng, candidates, stakes, self.LIKELIHOOD, self.HEAVY)
         means = self._means(search, observation, flat=False)
         best = max(range(len(moves)), key=lambda index: means[index])
         return moves[best]
@@ -332,8 +426,9 @@ class Hard:
         moves = legal_moves(observation)
         if len(moves) == 1:
             return [(moves[0], 0.0)]
-        stakes = Stakes(observation, match_bonus=not margin_only)
-        search = _Search(observation, rng, [from_move(move) for move in moves], stakes)
+        stakes = Stakes(observation, match_bonus=not margin_only, team_aware=self.team_aware)
+        candidates = [from_move(move) for move in moves]
+        search = _Search(observation, rng, candidates, stakes, self.LIKELIHOOD, self.HEAVY)
         return list(zip(moves, self._means(search, observation, flat=True), strict=True))
 
 
@@ -351,7 +446,13 @@ class _Search:
     """Sampling and setting up a world cost about as much as this many positions."""
 
     def __init__(
-        self, observation: Observation, rng: random.Random, candidates: list[SimMove], stakes: Stakes | None = None
+        self,
+        observation: Observation,
+        rng: random.Random,
+        candidates: list[SimMove],
+        stakes: Stakes | None = None,
+        likelihood_power: float = 0.0,
+        heavy: float = 0.0,
     ) -> None:
         self.rng = rng
         self.candidates = candidates
@@ -360,11 +461,17 @@ class _Search:
         self.me = observation.seat
         self.mine = mask_of(observation.hand)
         self.template = Sim.from_state(determinize(observation, sample_world(observation, rng, self.beliefs)))
+        self.power = likelihood_power
+        self.heavy = heavy
+        self.evidence = play_evidence(observation) if likelihood_power else ()
+        self.weight = 1.0
+        """The last world's weight: how well it explains the others' plays (see :func:`likelihood`)."""
 
     def world(self) -> Sim:
-        """The round in a freshly sampled world."""
+        """The round in a freshly sampled world (its weight in :attr:`weight`)."""
         hands, boneyard = sample_hidden(self.beliefs, self.rng)
         hands[self.me] = self.mine
+        self.weight = likelihood(self.evidence, hands, self.power, self.heavy) if self.evidence else 1.0
         sim = self.template.copy()
         sim.hands = hands
         sim.boneyard = boneyard
@@ -379,8 +486,10 @@ class _Search:
         totals = [0.0] * len(self.candidates)
         solver = Solver(self.stakes, budget // min_worlds, caution)
         worlds = 0
+        weights = 0.0
         while worlds < max_worlds:
             solver.nodes += self.WORLD_NODES
+            solver.new_world()
             base = self.world()
             values = []
             try:
@@ -392,33 +501,38 @@ class _Search:
                 break
             worlds += 1
             solver.limit = budget
+            weight = self.weight
+            weights += weight
             for index, value in enumerate(values):
-                totals[index] += value
+                totals[index] += weight * value
         spent = min(1.0, solver.nodes / budget)
         if worlds < min_worlds:
             return None, spent
-        return [total / worlds for total in totals], spent
+        return [total / weights for total in totals], spent
 
     def flat(self, playouts: int, playout: Playout) -> list[float]:
         """Mean playout values of every candidate over the same worlds, ``playouts`` in all."""
         totals = [0.0] * len(self.candidates)
         worlds = max(8, playouts // len(self.candidates))
         value = self.stakes.value
+        weights = 0.0
         for _ in range(worlds):
             base = self.world()
+            weight = self.weight
+            weights += weight
             for index, move in enumerate(self.candidates):
                 sim = base.copy()
                 sim.play(move)
                 playout(sim, self.rng)
-                totals[index] += value(sim)
-        return [total / worlds for total in totals]
+                totals[index] += weight * value(sim)
+        return [total / weights for total in totals]
 
     def monte_carlo(self, playouts: int, playout: Playout) -> list[float]:
         """Mean playout values, the same worlds for every candidate still in the running. The budget is
         spent in rounds; after each one the worse half of the candidates stops (sequential halving)."""
         count = len(self.candidates)
         totals = [0.0] * count
-        tries = [0] * count
+        tries = [0.0] * count  # the weights of the worlds tried
         alive = list(range(count))
         rounds = max(1, (count - 1).bit_length())
         value = self.stakes.value
@@ -426,12 +540,13 @@ class _Search:
             worlds = max(4, playouts // (rounds * len(alive)))
             for _ in range(worlds):
                 base = self.world()
+                weight = self.weight
                 for index in alive:
                     sim = base.copy()
                     sim.play(self.candidates[index])
                     playout(sim, self.rng)
-                    totals[index] += value(sim)
-                    tries[index] += 1
+                    totals[index] += weight * value(sim)
+                    tries[index] += weight
             if round_number < rounds - 1:
                 alive.sort(key=lambda index: -totals[index] / tries[index])
                 alive = sorted(alive[: (len(alive) + 1) // 2])

@@ -13,7 +13,11 @@ best one is played (a tiny random term only breaks ties):
   little for a count the next seat could turn into points easily;
 - *block*: an end showing a number the next seat has shown it lacks (it drew
   or passed there) is worth a lot, all open ends such numbers even more; the
-  other opponents count a little.
+  other opponents count a little;
+- *help the partner* (partnership presets): the partner is no opponent, so it
+  is never blocked on purpose; an end showing a number the partner has shown
+  it lacks costs about what blocking the next seat earns, so that among moves
+  otherwise alike the one that leaves the partner a play is chosen.
 
 >>> import random
 >>> from engine.match import Match
@@ -45,6 +49,8 @@ FIVES_RISK = 0.3  # per point the next seat could score at once, roughly
 BLOCK_NEXT = 5.0  # per open end the next seat cannot follow
 BLOCK_NEXT_ALL = 8.0  # when it cannot follow any
 BLOCK_OTHER = 1.5  # per open end another opponent cannot follow
+STRAND_PARTNER = 4.0  # per open end the partner cannot follow
+STRAND_PARTNER_ALL = 6.0  # when it cannot follow any
 
 
 class Medium:
@@ -76,8 +82,12 @@ class _Context:
         self.spinner = table.rules.spinner
         self.fives = table.rules.in_play is InPlay.FIVES
         self.missing = missing_numbers(observation)
-        self.next_seat = (observation.seat + 1) % table.seats
-        self.opponents = [seat for seat in range(table.seats) if seat != observation.seat]
+        rules = table.rules
+        me = observation.seat
+        self.next_seat = (me + 1) % table.seats
+        mine = rules.side_of(me)
+        self.opponents = [seat for seat in range(table.seats) if rules.side_of(seat) != mine]
+        self.partners = [seat for seat in range(table.seats) if seat != me and rules.side_of(seat) == mine]
         unseen = unseen_tiles(observation)
         self.out = [sum(1 for tile in unseen if tile.has(number)) for number in range(7)]
 
@@ -102,14 +112,21 @@ class _Context:
         return score
 
     def _blocking(self, ends: tuple[int, ...]) -> float:
-        lacking = self.missing[self.next_seat]
-        blocked = sum(1 for value in ends if value in lacking)
-        score = BLOCK_NEXT * blocked
-        if ends and blocked == len(ends):
-            score += BLOCK_NEXT_ALL
+        score = 0.0
+        if self.next_seat in self.opponents:
+            lacking = self.missing[self.next_seat]
+            blocked = sum(1 for value in ends if value in lacking)
+            score += BLOCK_NEXT * blocked
+            if ends and blocked == len(ends):
+                score += BLOCK_NEXT_ALL
         for seat in self.opponents:
             if seat != self.next_seat:
                 score += BLOCK_OTHER * sum(1 for value in ends if value in self.missing[seat])
+        for seat in self.partners:
+            stranded = sum(1 for value in ends if value in self.missing[seat])
+            score -= STRAND_PARTNER * stranded
+            if ends and stranded == len(ends):
+                score -= STRAND_PARTNER_ALL
         return score
 
 

@@ -39,6 +39,18 @@ boneyard count always come out exact. Only the seat to play is sampled for:
 a seat that is to play must hold a playable tile, which is not modelled
 except for the tile it has just drawn.
 
+What the plays suggest
+----------------------
+
+The rest is soft evidence: which tile a seat chose. :func:`play_evidence`
+lists the other seats' plays with the tiles that fitted then, and
+:func:`likelihood` says how well a world explains them if each seat picked
+among the fitting tiles it held with odds growing with the pips (the search
+weighs its worlds by it). A seat that played a 2 while, in this world, it held
+five other tiles that fitted is less likely than one with no other choice.
+Only where nothing is drawn (a hand then is its tiles now plus those it played
+since) and without a spinner.
+
 >>> import random
 >>> from engine.match import Match
 >>> from engine.rules import Rules
@@ -61,8 +73,9 @@ import random
 from typing import NamedTuple
 
 from engine.events import Drew, Passed, Played
+from engine.line import EMPTY_LINE
 from engine.observation import Observation
-from engine.players.sim import BIT, FULL_MASK, INDEX, NUMBER_MASK, mask_of, tiles_of
+from engine.players.sim import BIT, FULL_MASK, INDEX, NUMBER_MASK, PIPS, mask_of, tiles_of
 from engine.rules import Starter
 from engine.state import RoundState
 from engine.tiles import ALL_TILES, Tile, heaviness
@@ -443,3 +456,56 @@ def determinize(observation: Observation, world: World) -> RoundState:
         draws=draws_so_far(observation),
         end=table.end,
     )
+
+
+class Evidence(NamedTuple):
+    """One past play by another seat, for weighing worlds by how well they explain it."""
+
+    seat: int
+    tile: int  # the tile it played
+    fitting: int  # mask: the tiles that fitted the open ends then
+    later: int  # mask: the tile played and those the seat played after it (in its hand then, gone now)
+
+
+def play_evidence(observation: Observation) -> tuple[Evidence, ...]:
+    """The other seats' plays on a line with open ends, where a world can say how many tiles the seat
+    could have played. Only without a boneyard to draw from and without a spinner (a hand then is
+    its tiles now plus those it played since), else nothing."""
+    table = observation.table
+    rules = table.rules
+    if rules.draws or rules.spinner:
+        return ()
+    plays = [event for event in table.history if type(event) is Played]
+    found: list[Evidence] = []
+    line = EMPTY_LINE
+    for position, event in enumerate(plays):
+        seat = event.seat
+        if line.lead is not None and seat != observation.seat:
+            since = BIT[INDEX[event.tile]]
+            for after in plays[position + 1 :]:
+                if after.seat == seat:
+                    since |= BIT[INDEX[after.tile]]
+            found.append(
+                Evidence(seat, INDEX[event.tile], ends_mask(tuple(v for v in line.ends if v is not None)), since)
+            )
+        line = line.place(event.tile, event.end, spinner=False)
+    return tuple(found)
+
+
+def likelihood(evidence: tuple[Evidence, ...], hands: list[int], power: float, heavy: float = 0.0) -> float:
+    """How well ``hands`` explain the plays, if every seat picked among its fitting tiles at random
+    (``heavy`` > 0: with odds 1 + ``heavy`` x pips / 12, so heavier tiles likelier): the product of
+    the chances of the tiles played, to the ``power`` (0: every world alike)."""
+    weight = 1.0
+    for seat, tile, fitting, later in evidence:
+        options = (hands[seat] | later) & fitting
+        if heavy:
+            total = 0.0
+            for index in tiles_of(options):
+                total += 1.0 + heavy * PIPS[index] / 12.0
+            weight *= (1.0 + heavy * PIPS[tile] / 12.0) / total
+        else:
+            count = _popcount(options)
+            if count > 1:
+                weight /= count
+    return weight**power if power != 1.0 else weight

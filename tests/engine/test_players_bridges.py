@@ -67,3 +67,39 @@ def test_the_openspiel_resampler_keeps_what_the_bot_knows() -> None:
         assert again.legal_actions() == state.legal_actions()
         checked += 1
     assert checked >= 10
+
+
+def test_openspiel_team_ismcts_through_the_bridge() -> None:
+    from bench.bridges import TEAM_4X7, OpenSpielTeamISMCTS
+
+    bot = OpenSpielTeamISMCTS(simulations=10)
+    for seed in range(2):
+        _play(TEAM_4X7, 4, [bot, Medium(), bot, Medium()] if seed % 2 else [Medium(), bot, Medium(), bot], seed)
+
+
+def test_the_team_resampler_keeps_what_the_bot_knows_and_what_the_skips_show() -> None:
+    import numpy as np
+
+    from bench.bridges import TEAM_4X7, OpenSpielTeamISMCTS
+
+    bot = OpenSpielTeamISMCTS(simulations=10)
+    rng = random.Random(5)
+    numbers = np.random.RandomState(0)
+    checked = 0
+    for seed in range(30):
+        game = Match.new(TEAM_4X7, 4, random.Random(seed), 0)
+        for _ in range(rng.randrange(8, 24)):  # late positions, where seats have been skipped
+            if game.round.is_over:
+                break
+            game = game.apply(rng.choice(game.round.legal_moves()))
+        if game.round.is_over:
+            continue
+        seat = game.round.turn
+        state = bot.state_from(game.observe(seat), numbers)
+        for _ in range(5):
+            again = bot.resample(state, seat, numbers)
+            # The same seat to play (every skip still a skip) and the same private view.
+            assert again.current_player() == state.current_player() == seat
+            assert again.information_state_string(seat) == state.information_state_string(seat)
+        checked += 1
+    assert checked >= 10

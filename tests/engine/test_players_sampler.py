@@ -8,7 +8,9 @@ from collections import Counter
 import pytest
 
 from engine import ALL_TILES, PRESETS, Boneyard, Drew, Match, Observation, Passed, Played, Rules, Tile
-from engine.players.sampler import World, beliefs_of, determinize, sample_world
+from engine.players.sampler import World, beliefs_of, determinize, likelihood, play_evidence, sample_world
+from engine.players.sim import INDEX, mask_of
+from engine.rules import ANCHORS
 
 CASES = [(preset, seats) for preset, rules in PRESETS.items() for seats in range(rules.min_seats, rules.max_seats + 1)]
 
@@ -138,3 +140,32 @@ def test_a_pass_in_block_rules_out_its_numbers() -> None:
             for event in passes:
                 assert not _holds_any(world.hands[event.seat], event.ends)
         seen_passes += 1
+
+
+def test_a_world_where_the_play_was_the_only_choice_explains_it_better() -> None:
+    rules = ANCHORS["block-2x7"]
+    game = Match.new(rules, 2, random.Random(4), 0)
+    lead = game.round.legal_moves()[0]
+    game = game.apply(lead)
+    reply = game.round.legal_moves()[0]
+    game = game.apply(reply)
+    evidence = play_evidence(game.observe(0))
+    assert [(item.seat, item.tile) for item in evidence] == [(1, INDEX[reply.tile])]
+    fitting = [tile for tile in ALL_TILES if tile.has(lead.tile.high) or tile.has(lead.tile.low)]
+    others = [tile for tile in fitting if tile not in (lead.tile, reply.tile)][:2]
+    alone = [0, 0]
+    crowded = [0, mask_of(others)]
+    assert likelihood(evidence, alone, 1.0) == 1.0
+    assert likelihood(evidence, crowded, 1.0) == pytest.approx(1 / 3)
+    assert likelihood(evidence, crowded, 0.0) == 1.0
+    heavy = likelihood(evidence, crowded, 1.0, heavy=2.0)
+    assert heavy == pytest.approx(
+        (1 + 2 * reply.tile.pips / 12) / sum(1 + 2 * tile.pips / 12 for tile in [reply.tile, *others])
+    )
+
+
+def test_no_evidence_where_hands_change_by_drawing() -> None:
+    game = Match.new(Rules.preset("draw"), 2, random.Random(4), 0)
+    for _ in range(4):
+        game = game.apply(game.round.legal_moves()[0])
+    assert play_evidence(game.observe(game.round.turn)) == ()
