@@ -288,13 +288,7 @@ class Core:
         self.fives_rule = rules.in_play is InPlay.FIVES
         self.spinner_rule = rules.spinner
         self.tracks = self.fives_rule or self.spinner_rule
-        self.ends = [-1, -1, -1, -1]
-        self.double_end = [False, False, False, False]
-        self.arm_count = [0, 0, 0, 0]
-        self.lead = -1
-        self.spin_state = 0
-        self.spin_arm = -1
-        self.spin_value = -1
+        self._clear_line()
         self.turn = turn
         self.passes = 0
         self.fives = [0] * self.seats
@@ -336,8 +330,8 @@ class Core:
         core.end = end
         return core
 
-    def set_line(self, line: Any) -> None:
-        """Take the line of play (lead, open ends, spinner) from ``line``, an :class:`engine.line.Line`."""
+    def _clear_line(self) -> None:
+        """No tile on the table: no open end, no spinner."""
         self.ends = [-1, -1, -1, -1]
         self.double_end = [False, False, False, False]
         self.arm_count = [0, 0, 0, 0]
@@ -345,6 +339,10 @@ class Core:
         self.spin_state = 0
         self.spin_arm = -1
         self.spin_value = -1
+
+    def set_line(self, line: Any) -> None:
+        """Take the line of play (lead, open ends, spinner) from ``line``, an :class:`engine.line.Line`."""
+        self._clear_line()
         if line.lead is None:
             return
         lead = INDEX[line.lead]

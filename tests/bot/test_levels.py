@@ -3,21 +3,16 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 from dataclasses import replace
-from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import pytest
-import pytest_asyncio
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.display import captions, keyboards
-from bot.display.presenter import Presenter
 from bot.model.game import DEFAULT_LEVEL, Game, GameState, Seat, TableDoc, TableOptions, record_of, remember
 from bot.table.service import GameService, TableError, computer_name, solo_computer_name, with_computer_level
 from bot.telegram.callbacks import LevelTap, LobbyTap, SoloGo
-from bot.telegram.locks import GameLocks
 from bot.telegram.people import Person
 from bot.words import texts
 from bot.words.refusals import Refusal
@@ -152,19 +147,6 @@ class StoringPresenter:
 
     async def sync(self, game: Game) -> Game:
         return game
-
-
-@pytest_asyncio.fixture
-async def service(tmp_path: Path) -> AsyncIterator[GameService]:
-    db = await Database.open(f"sqlite:///{tmp_path / 'levels.sqlite3'}")
-    await db.migrate()
-    # Computers wait an hour before each move: nothing changes a game behind a test's back.
-    service = GameService(db, cast(Presenter, StoringPresenter(db)), GameLocks(), group_delay=3600, private_delay=3600)
-    try:
-        yield service
-    finally:
-        await service.close()
-        await db.close()
 
 
 ANN = Person(7, "Ann")

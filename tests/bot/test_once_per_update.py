@@ -5,35 +5,18 @@ still being handled (a webhook retried on another instance, the balancer's retry
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
-from pathlib import Path
+from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
-import pytest_asyncio
 from aiogram.types import TelegramObject, Update
 
 from bot.background.idle_close import IdleSweeper
-from bot.display.presenter import Presenter
 from bot.table.service import GameService
-from bot.telegram.locks import GameLocks
 from bot.telegram.middlewares import OncePerUpdate
 from bot.telegram.people import Person
-from storage import Database
 from storage.handled import KEEP_SECONDS, handling
-from tests.bot.test_levels import StoringPresenter
 
 ANN = Person(7, "Ann")
-
-
-@pytest_asyncio.fixture
-async def service(tmp_path: Path) -> AsyncIterator[GameService]:
-    db = await Database.open(f"sqlite:///{tmp_path / 'once.sqlite3'}")
-    service = GameService(db, cast(Presenter, StoringPresenter(db)), GameLocks(), group_delay=3600, private_delay=3600)
-    try:
-        yield service
-    finally:
-        await service.close()
-        await db.close()
 
 
 def _computers(data: dict[str, Any]) -> int:

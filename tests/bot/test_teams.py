@@ -5,41 +5,21 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import pytest
-import pytest_asyncio
 from pydantic import ValidationError
 
 from bot.display import captions, keyboards
-from bot.display.presenter import Presenter
 from bot.model.game import Game, Seat, TableDoc
 from bot.table import rooms
 from bot.table.service import GameService, TableError
 from bot.telegram.callbacks import LobbyAction, LobbyTap
-from bot.telegram.locks import GameLocks
 from bot.telegram.people import Person
 from bot.words.i18n import speaking
 from bot.words.refusals import Refusal
 from engine import Match, Rules, SeatCountError
-from storage import Database, GameRow, GameStatus
-from tests.bot.test_levels import StoringPresenter
-
-
-@pytest_asyncio.fixture
-async def service(tmp_path: Path) -> AsyncIterator[GameService]:
-    """The service on a real database; its presenter only stores, its computers wait an hour."""
-    db = await Database.open(f"sqlite:///{tmp_path / 'teams.sqlite3'}")
-    await db.migrate()
-    service = GameService(db, cast(Presenter, StoringPresenter(db)), GameLocks(), group_delay=3600, private_delay=3600)
-    try:
-        yield service
-    finally:
-        await service.close()
-        await db.close()
-
+from storage import GameRow, GameStatus
 
 ANN, BOB, CAT, DAN = Person(7, "Ann"), Person(8, "Bob"), Person(9, "Cat"), Person(10, "Dan")
 
