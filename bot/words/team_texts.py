@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.words import score_texts
 from bot.words.i18n import N_, _
 from bot.words.texts import escape, preset_title
 
@@ -34,10 +35,7 @@ def marked(name: str, team: int) -> str:
 
 def pair(names: Sequence[str]) -> str:
     """Two partners' names: "Ann and Cat" (one name alone as it is); HTML-escaped."""
-    shown = [escape(name) for name in names]
-    if len(shown) == 2:
-        return _("{first} and {second}").format(first=shown[0], second=shown[1])
-    return ", ".join(shown)
+    return score_texts.partners([escape(name) for name in names])
 
 
 def team_with_names(team: int, names: Sequence[str]) -> str:
@@ -59,8 +57,7 @@ def lobby_team_heading(team: int) -> str:
 
 def teams_line(teams: Sequence[Sequence[str]]) -> str:
     """ "🟥 Ann and Cat vs 🟦 Bob and Dan": who partners whom, under the board."""
-    first, second = (f"{TEAM_MARKS[team]} {pair(names)}" for team, names in enumerate(teams))
-    return _("{first} vs {second}").format(first=first, second=second)
+    return score_texts.versus([f"{TEAM_MARKS[team]} {pair(names)}" for team, names in enumerate(teams)])
 
 
 def game_started(teams: Sequence[Sequence[str]]) -> str:
