@@ -1,4 +1,17 @@
 # The bot in a small image: Python 3.11 slim, DejaVu fonts for names on pictures, a non-root user.
+
+# The package as a wheel, built where there is a C compiler: mypyc compiles the engine's core (setup.py);
+# the catalogues' .mo files are compiled too, so the image speaks every language.
+FROM python:3.11 AS wheel
+WORKDIR /src
+COPY pyproject.toml setup.py README.md ./
+COPY engine engine
+COPY renderer renderer
+COPY storage storage
+COPY bot bot
+COPY locales locales
+RUN pip wheel --no-deps --wheel-dir /wheels .
+
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -11,14 +24,10 @@ RUN apt-get update \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
-COPY pyproject.toml setup.py README.md ./
-COPY engine engine
-COPY renderer renderer
-COPY storage storage
-COPY bot bot
-# The catalogues: `pip install .` compiles their .mo files (setup.py), so the image speaks every language.
-COPY locales locales
-RUN pip install . \
+COPY --from=wheel /wheels /wheels
+RUN pip install /wheels/*.whl \
+    && rm -rf /wheels \
+    && python -c "import engine.core, sys; sys.exit(not engine.core.COMPILED)" \
     && useradd --create-home --uid 10001 dominoes \
     && mkdir -p /data \
     && chown dominoes:dominoes /data

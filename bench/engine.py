@@ -12,6 +12,8 @@ Two kinds of game, each played by the engines that have it:
 - 2-seat block, 7 tiles each, 14 untouched, seat 0 leads any tile: ours and OpenSpiel.
 - 4-seat block, all 28 tiles dealt, the 6-6 holder leads 6-6: ours and ``dominoes``.
 
+Our core (``engine/core.py``) runs compiled by mypyc where ``pip install`` built it, else as plain
+Python (``DOMINOES_PURE_PYTHON=1`` asks for that: compare the two); the first line says which.
 Ours is measured twice: through the public API (``RoundState``, what people who build
 their own players use) and through the simulator (``Sim``, the mutable view of the same
 core that the ``hard`` player searches with). The summary prints both ratios against
@@ -47,6 +49,7 @@ import time
 from collections.abc import Callable
 from typing import NamedTuple
 
+import engine.core
 from engine import RoundState, Rules
 from engine.rules import ANCHORS
 
@@ -220,7 +223,8 @@ def run(seconds: float, games: int | None, repeats: int, seed: int) -> dict[str,
     budget = f"{games} games" if games is not None else f"~{seconds:g} s"
     print(
         f"Random self-play, games per second: best of {repeats} run(s) of {budget} per engine; "
-        f"Python {platform.python_version()}, open_spiel {version('open_spiel')}, dominoes {version('dominoes')}"
+        f"Python {platform.python_version()}, open_spiel {version('open_spiel')}, dominoes {version('dominoes')}; "
+        f"our core {'compiled (mypyc)' if engine.core.COMPILED else 'plain Python'}"
     )
     for line in missing:
         print(f"  skipped {line}")

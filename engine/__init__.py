@@ -12,6 +12,7 @@ an :class:`Observation` of one seat; records that ``replay``.
 1
 """
 
+import engine._core_loader  # noqa: F401 - first: it chooses the compiled core or its source
 from engine.errors import (
     DealError,
     EndNotOpenError,

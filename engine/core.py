@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Self
+from typing import Any, Final
 
 from engine.errors import DealError
 from engine.rules import FishTie, InPlay, LaterStarter, RoundScoring, Rules, Starter
@@ -66,6 +66,28 @@ Logged = tuple[Any, ...]
 and ``(PASSED, seat, ends)``, tiles and the numbers showing as :class:`~engine.tiles.Tile` and
 ints (:mod:`engine.events` makes events of them; the core sits below the line and the events)."""
 _END_NAMES = ("left", "right", "up", "down")  # the values of engine.line.End, in the order of ENDS
+
+
+def without_mirror_images(
+    moves: list[Any], *, spinner: bool, led: bool, left: object, right: object, right_end: object
+) -> list[Any]:
+    """``moves`` less the mirror images: without a spinner the line's two arms are alike, so a tile
+    on the left end showing n is the same move as on the right end showing n, and only the left one
+    is kept. ``left`` and ``right`` are the numbers those ends show, ``right_end`` is how a move
+    names the right end (``End.RIGHT``, or the core's end index 1).
+
+    The one rule for both the players' :func:`~engine.players.base.distinct_moves` and the core's
+    :meth:`Core.distinct_moves`:
+
+    >>> moves = [("6-3", "left"), ("6-3", "right"), ("5-3", "left")]
+    >>> without_mirror_images(moves, spinner=False, led=True, left=3, right=3, right_end="right")
+    [('6-3', 'left'), ('5-3', 'left')]
+    >>> without_mirror_images(moves, spinner=True, led=True, left=3, right=3, right_end="right") == moves
+    True
+    """
+    if spinner or not led or left != right:
+        return moves
+    return [move for move in moves if move[1] != right_end]
 
 
 def mask_of_indices(indices: Sequence[int]) -> int:
@@ -245,7 +267,11 @@ _SHUFFLE_STEPS = tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(
 
 
 class Core:
-    """One round in play, mutable; :meth:`copy` before trying a move you want to take back."""
+    """One round in play, mutable; :meth:`copy` before trying a move you want to take back.
+
+    Compiled with mypyc where the package is built with it (see :data:`COMPILED`): keep it to what
+    mypyc compiles (typed attributes, no subclasses, no ``__new__``: see :func:`_blank`).
+    """
 
     __slots__ = (
         "arm_count",
@@ -299,7 +325,7 @@ class Core:
     @classmethod
     def deal(
         cls, rules: Rules, seats: int, rng: random.Random, first: int | None = None, *, later: bool = False
-    ) -> Self:
+    ) -> Core:
         """A shuffled round at its start, dealt exactly as :meth:`RoundState.deal` deals it."""
         dealt = shuffle_deal(rules, seats, rng, first, later=later)
         core = cls(rules, dealt.masks, dealt.boneyard, dealt.first)
@@ -319,7 +345,7 @@ class Core:
         fives: Sequence[int],
         draws: Sequence[int],
         end: int,
-    ) -> Self:
+    ) -> Core:
         """The model of a round at any point (even over), from its parts as tiles."""
         core = cls(rules, [mask_of(hand) for hand in hands], [INDEX[t] for t in boneyard], turn)
         core.set_line(line)
@@ -369,9 +395,8 @@ class Core:
             if line.ends[2] is not None:
                 self.spin_state = 3
 
-    def copy(self) -> Self:
-        cls = self.__class__
-        other = cls.__new__(cls)
+    def copy(self) -> Core:
+        other = _blank()
         other.rules = self.rules
         other.seats = self.seats
         other.hands = self.hands[:]
@@ -399,6 +424,12 @@ class Core:
         other.end = self.end
         other.forced = self.forced
         return other
+
+    @staticmethod
+    def from_state(state: Any) -> Core:
+        """A copy of the core an :class:`~engine.state.RoundState` views (any point of a round, even over)."""
+        core: Core = state._own_core()  # rebuilt if a later state took it over
+        return core.copy()
 
     @property
     def over(self) -> bool:
@@ -430,6 +461,97 @@ class Core:
                     found.append((low_bit.bit_length() - 1, end))
                     fitting ^= low_bit
         return found
+
+    def distinct_moves(self) -> list[SimMove]:
+        """:meth:`moves` without the mirror duplicates: without a spinner, two ends showing the
+        same number lead to the same position (the line's two arms are interchangeable)."""
+        ends = self.ends
+        return without_mirror_images(
+            self.moves(), spinner=self.spinner_rule, led=self.lead >= 0, left=ends[0], right=ends[1], right_end=1
+        )
+
+    def offer(self, order: Sequence[Sequence[int]], table: Sequence[Sequence[Any]]) -> list[Any]:
+        """The legal moves as ``table[end + 1][tile]`` (``table[0]``: the lead), tile by tile in the
+        seat's ``order`` of its hand and, for each tile, end by end: the public API's ``legal_moves()``.
+
+        ``order[seat]`` lists the tile indices of the seat's hand (and maybe tiles it no longer holds).
+        """
+        if self.end:
+            return []
+        turn = self.turn
+        hand = self.hands[turn]
+        if self.lead < 0:
+            leads = table[0]
+            if self.forced >= 0:
+                return [leads[self.forced]]
+            return [leads[index] for index in order[turn] if hand >> index & 1]
+        ends = self.ends
+        left = NUMBER_MASK[ends[0]]
+        right = NUMBER_MASK[ends[1]]
+        found: list[Any] = []
+        if ends[2] < 0:  # the usual case: two open ends
+            fitting = hand & (left | right)
+            if not fitting:
+                return found
+            lefts = table[1]
+            rights = table[2]
+            if not fitting & (fitting - 1):  # one tile fits: no order to keep
+                index = fitting.bit_length() - 1
+                if left >> index & 1:
+                    found.append(lefts[index])
+                if right >> index & 1:
+                    found.append(rights[index])
+                return found
+            for index in order[turn]:
+                if fitting >> index & 1:
+                    if left >> index & 1:
+                        found.append(lefts[index])
+                    if right >> index & 1:
+                        found.append(rights[index])
+                    fitting ^= 1 << index
+                    if not fitting:
+                        break
+            return found
+        masks = (left, right, NUMBER_MASK[ends[2]], NUMBER_MASK[ends[3]])
+        fitting = hand & (left | right | masks[2] | masks[3])
+        for index in order[turn]:
+            if fitting >> index & 1:
+                for end in range(4):
+                    if masks[end] >> index & 1:
+                        found.append(table[end + 1][index])
+        return found
+
+    def allows(self, move: SimMove, seat: int) -> bool:
+        """Whether the seat to play may play ``move`` (a tile and its end, or LEAD: lead it); ``seat``
+        -1: whoever is to play, else it must be that seat."""
+        if self.end or (seat >= 0 and seat != self.turn):
+            return False
+        tile, end = move
+        if not self.hands[self.turn] >> tile & 1:
+            return False
+        if end == LEAD:
+            return self.lead < 0 and self.forced in (-1, tile)
+        value = self.ends[end]
+        return value >= 0 and bool(NUMBER_MASK[value] >> tile & 1)
+
+    def play_noting(self, move: SimMove, log: list[Logged]) -> int:
+        """:meth:`play`, telling in one number what the view records of the move: the seat that played
+        it (bits 0-2), whether anyone drew after it (8), whether it made the tile the spinner (16), and
+        what it scored at once under ``fives`` (from bit 5 up)."""
+        seat = self.turn
+        bone_at = self.bone_at
+        if not self.tracks:
+            self.play(move, log)
+            return seat | 8 if self.bone_at != bone_at else seat
+        spin_state = self.spin_state
+        fives = self.fives
+        self.play(move, log)
+        noted = seat | 8 if self.bone_at != bone_at else seat
+        if self.fives is not fives:
+            noted |= (self.fives[seat] - fives[seat]) << 5
+        if spin_state == 0 and self.spin_state != 0:
+            noted |= 16
+        return noted
 
     def count(self) -> int:
         """The open ends added up as ``fives`` counts them: a double at an end counts both halves, a
@@ -593,3 +715,28 @@ class Core:
         pips = self.pips()
         winners, scored = round_score(self.rules, self.end == DOMINO, self.turn, pips)
         return ("domino" if self.end == DOMINO else "fish", winners, list(scored), pips)
+
+
+COMPILED: Final = not __file__.endswith(".py")
+"""Whether this module is the compiled one (mypyc, built by ``pip install``; see setup.py) rather than
+this source file. Both behave alike; the compiled one is several times faster."""
+_BLANK_RULES: Final = Rules.preset("block")
+_new = object.__new__
+
+
+def _blank() -> Core:
+    """A core whose every field the caller sets next (a copy, a line's count)."""
+    if COMPILED:  # a compiled class is made only through its __init__
+        return Core(_BLANK_RULES, [0], [], 0)
+    return _new(Core)
+
+
+def core_of_line(line: Any, spinner: bool) -> Core:
+    """A core holding ``line`` (an :class:`engine.line.Line`) and nothing else of a round, under the spinner
+    rule given: what :meth:`engine.line.Line.place` and :meth:`~engine.line.Line.fives_count` ask."""
+    core = _blank()
+    core.spinner_rule = spinner
+    core.tracks = True
+    core.set_line(line)
+    core.forced = -1
+    return core

@@ -143,14 +143,9 @@ _ON_LEAD = SpinnerAt(None, 0)
 
 def _core_of(line: Line, spinner: bool) -> Core:
     """A :class:`~engine.core.Core` holding ``line`` (and nothing else of a round) under the spinner rule given."""
-    from engine.core import Core
+    from engine.core import core_of_line
 
-    core = Core.__new__(Core)
-    core.spinner_rule = spinner
-    core.tracks = True
-    core.set_line(line)
-    core.forced = -1
-    return core
+    return core_of_line(line, spinner)
 
 
 EMPTY_LINE = Line(None, ((), (), (), ()), None, (None, None, None, None))

@@ -30,7 +30,6 @@ from engine.core import (
     INDEX,
     LEAD,
     NOT_OVER,
-    NUMBER_MASK,
     Core,
     Logged,
     SimMove,
@@ -182,7 +181,7 @@ class RoundState:
     _seat: int  # the seat that played it
     _scored: int  # what it scored at once (set only when not 0)
     _opened: bool  # it made the tile the spinner (set only when True)
-    _log: tuple[Event, ...]  # the draws and passes after it (set only when some)
+    _log: list[Logged]  # the draws and passes after it, as the core logged them (set only when some)
     _line: Line
     _events: tuple[Event, ...]
     _hands: tuple[tuple[Tile, ...], ...]
@@ -421,7 +420,7 @@ class RoundState:
         tile, end = self._move
         played = Played(self._seat, ALL_TILES[tile], None if end == LEAD else ENDS[end], getattr(self, "_scored", 0))
         log = getattr(self, "_log", None)
-        return (played,) if log is None else (played, *log)
+        return (played,) if log is None else (played, *[_event_of(entry) for entry in log])
 
     def _own_core(self) -> Core:
         """This state's core, rebuilt if a later state took it: the nearest earlier state that holds
@@ -465,47 +464,7 @@ class RoundState:
     def legal_moves(self) -> list[Move]:
         """The moves the seat to play may choose from (empty once the round is over): tile by tile in
         the order of the hand, and for each tile the ends it fits, in the order of :data:`ENDS`."""
-        core = self._core or self._own_core()
-        if core.end:
-            return []
-        turn = core.turn
-        hand = core.hands[turn]
-        if core.lead < 0:
-            if core.forced >= 0:
-                return [_LEAD_BY_INDEX[core.forced]]
-            return [_LEAD_BY_INDEX[index] for index in self._round.order[turn] if hand >> index & 1]
-        ends = core.ends
-        left = NUMBER_MASK[ends[0]]
-        right = NUMBER_MASK[ends[1]]
-        if ends[2] < 0:  # the usual case: two open ends
-            fitting = hand & (left | right)
-            if not fitting & (fitting - 1):  # one tile fits, or none: no order to keep
-                if not fitting:
-                    return []
-                index = fitting.bit_length() - 1
-                if not left >> index & 1:
-                    return [_RIGHT_MOVES[index]]
-                if right >> index & 1:
-                    return [_LEFT_MOVES[index], _RIGHT_MOVES[index]]
-                return [_LEFT_MOVES[index]]
-            moves = []
-            for index in self._round.order[turn]:
-                if fitting >> index & 1:
-                    if left >> index & 1:
-                        moves.append(_LEFT_MOVES[index])
-                    if right >> index & 1:
-                        moves.append(_RIGHT_MOVES[index])
-            return moves
-        moves = []
-        append = moves.append
-        masks = (left, right, NUMBER_MASK[ends[2]], NUMBER_MASK[ends[3]])
-        fitting = hand & (left | right | masks[2] | masks[3])
-        for index in self._round.order[turn]:
-            if fitting >> index & 1:
-                for end in range(4):
-                    if masks[end] >> index & 1:
-                        append(_END_MOVES_BY_INDEX[end][index])
-        return moves
+        return (self._core or self._own_core()).offer(self._round.order, _MOVE_TABLE)
 
     # --- comparing, hashing, pickling -------------------------------------------------
 
@@ -645,17 +604,8 @@ class RoundState:
         """
         core = self._core or self._own_core()
         found = _TABLE_MOVES.get(id(move))  # a move legal_moves() hands out
-        if found is None or core.end or (seat is not None and seat != core.turn):
+        if found is None or not core.allows(found, -1 if seat is None else seat):
             found = self._resolve(move, seat)
-        else:
-            index, at = found
-            if at == LEAD:
-                if core.lead >= 0 or not core.hands[core.turn] >> index & 1 or core.forced not in (-1, index):
-                    found = self._resolve(move, seat)
-            else:
-                value = core.ends[at]
-                if value < 0 or not (core.hands[core.turn] >> index & NUMBER_MASK[value] >> index & 1):
-                    found = self._resolve(move, seat)
         if not self._kept and _refcount(self) <= _UNSHARED:
             self._core = None
             played = core
@@ -665,30 +615,25 @@ class RoundState:
         state._parent = self
         state._kept = False
         state._move = found
-        state._seat = seat = core.turn
-        bone_at = core.bone_at
         log: list[Logged] = []
-        if core.tracks:  # fives or the spinner: what the move scored, whether it made the spinner
-            spin_state = core.spin_state
-            fives = core.fives
-            played.play(found, log)
-            if played.fives is not fives:
-                state._scored = played.fives[seat] - fives[seat]
-            if spin_state != played.spin_state and spin_state == 0:
-                state._opened = True
-        else:
-            played.play(found, log)
+        noted = played.play_noting(found, log)
         state._core = played
+        state._seat = noted & 7
+        if noted > 7:
+            if noted >= 32:
+                state._scored = noted >> 5
+            if noted & 16:
+                state._opened = True
         if log:
-            state._log = tuple([_event_of(entry) for entry in log])
-        if played.bone_at == bone_at:
-            state._round = self._round
-        else:  # somebody drew: their tiles join their hand's order
-            order = list(self._round.order)
-            for event in state._log:
-                if type(event) is Drew:
-                    order[event.seat] += tuple([INDEX[drawn] for drawn in event.tiles])
-            state._round = self._round.reordered(tuple(order))
+            state._log = log
+            if noted & 8:  # somebody drew: their tiles join their hand's order
+                order = list(self._round.order)
+                for entry in log:
+                    if entry[0] == DREW:
+                        order[entry[1]] += tuple([INDEX[drawn] for drawn in entry[2]])
+                state._round = self._round.reordered(tuple(order))
+                return state
+        state._round = self._round
         return state
 
     def _resolve(self, move: Move, seat: int | None) -> SimMove:
@@ -766,7 +711,8 @@ _LEAD_BY_INDEX: tuple[Move, ...] = tuple(_LEAD_MOVES[tile] for tile in ALL_TILES
 _END_MOVES_BY_INDEX: tuple[tuple[Move, ...], ...] = tuple(
     tuple(moves[tile] for tile in ALL_TILES) for moves in _END_MOVES
 )
-_LEFT_MOVES, _RIGHT_MOVES = _END_MOVES_BY_INDEX[0], _END_MOVES_BY_INDEX[1]
+_MOVE_TABLE: tuple[tuple[Move, ...], ...] = (_LEAD_BY_INDEX, *_END_MOVES_BY_INDEX)
+"""The moves :meth:`RoundState.legal_moves` hands out: ``[0]`` leads, ``[1 + end]`` at an end, by tile index."""
 _END_INDEX: dict[End | str, int] = {end: number for number, end in enumerate(ENDS)}
 _new = object.__new__
 _refcount = sys.getrefcount

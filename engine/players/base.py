@@ -9,8 +9,9 @@ source of chance, so the same observation and the same seed give the same move.
 from __future__ import annotations
 
 import random
-from typing import Protocol, TypeVar
+from typing import Protocol
 
+from engine.core import without_mirror_images as without_mirror_images  # the rule lives with the core
 from engine.errors import NotMyTurnError as NotMyTurnError  # its home was here
 from engine.events import Drew, Passed, Played
 from engine.line import End
@@ -36,32 +37,6 @@ def legal_moves(observation: Observation) -> list[Move]:
     if not moves:
         raise NotMyTurnError(f"seat {observation.seat} is not to play")
     return moves
-
-
-MoveLike = TypeVar("MoveLike", bound=tuple[object, object])
-"""A move as ``(tile, end)``: a :class:`~engine.state.Move`, or the simulator's ``(tile index, end index)``."""
-
-
-def without_mirror_images(
-    moves: list[MoveLike], *, spinner: bool, led: bool, left: object, right: object, right_end: object
-) -> list[MoveLike]:
-    """``moves`` less the mirror images: without a spinner the line's two arms are alike, so a tile
-    on the left end showing n is the same move as on the right end showing n, and only the left one
-    is kept. ``left`` and ``right`` are the numbers those ends show, ``right_end`` is how a move
-    names the right end (``End.RIGHT``, or the simulator's end index 1).
-
-    The one rule for both the players' :func:`distinct_moves` and the simulator's
-    :meth:`~engine.players.sim.Sim.distinct_moves`:
-
-    >>> moves = [("6-3", "left"), ("6-3", "right"), ("5-3", "left")]
-    >>> without_mirror_images(moves, spinner=False, led=True, left=3, right=3, right_end="right")
-    [('6-3', 'left'), ('5-3', 'left')]
-    >>> without_mirror_images(moves, spinner=True, led=True, left=3, right=3, right_end="right") == moves
-    True
-    """
-    if spinner or not led or left != right:
-        return moves
-    return [move for move in moves if move[1] != right_end]
 
 
 def distinct_moves(observation: Observation, moves: list[Move]) -> list[Move]:

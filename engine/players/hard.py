@@ -81,9 +81,9 @@ the same observation and seed give the same move whatever the machine's load.
 They are calibrated on the 2-core machine this was written on: over every
 preset and seat count, 40 ms a move at the median and 55 ms at the 95th
 percentile when the machine is quiet, under 100 ms when it is shared;
-:attr:`Hard.effort` scales them. The simulator is :mod:`engine.players.sim`,
-a mutable bit-mask copy of the rules ten times faster than
-:meth:`RoundState.apply`.
+:attr:`Hard.effort` scales them. The simulator is :mod:`engine.players.sim`: the
+engine's core itself (compiled where ``pip install`` could), mutable, without the
+immutable view that :meth:`RoundState.apply` adds.
 
 >>> import random
 >>> from engine.match import Match
