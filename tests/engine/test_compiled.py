@@ -59,15 +59,7 @@ def test_a_plain_python_core_plays_exactly_as_the_compiled_one() -> None:
     if not engine.core.COMPILED:
         pytest.skip("the core is plain Python here already")
     script = "from tests.engine.test_compiled import games_digest as d; import engine.core as c; print(c.COMPILED, d())"
-    plain = subprocess.run(
-        [sys.executable, "-c", script],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=SOURCE.parent.parent,
-        env={**os.environ, "DOMINOES_PURE_PYTHON": "1"},
-    )
-    assert plain.stdout.split() == ["False", games_digest()]
+    assert _as_plain_python(script).split() == ["False", games_digest()]
 
 
 def test_a_changed_source_runs_as_plain_python(tmp_path: Path) -> None:
@@ -100,8 +92,14 @@ def test_the_cores_doctests_pass_on_its_source() -> None:
     """Where the core is compiled, pytest collects its doctests from the source run as plain Python, here."""
     if not engine.core.COMPILED:
         pytest.skip("pytest collects engine/core.py's doctests itself")
-    script = "import doctest, engine.core as c; print(c.COMPILED, doctest.testmod(c))"
-    plain = subprocess.run(
+    printed = _as_plain_python("import doctest, engine.core as c; print(c.COMPILED, doctest.testmod(c))")
+    assert printed.startswith("False TestResults(failed=0, attempted=")
+    assert "attempted=0)" not in printed
+
+
+def _as_plain_python(script: str) -> str:
+    """What ``script`` prints, run from the repository with the core as plain Python."""
+    run = subprocess.run(
         [sys.executable, "-c", script],
         capture_output=True,
         text=True,
@@ -109,5 +107,4 @@ def test_the_cores_doctests_pass_on_its_source() -> None:
         cwd=SOURCE.parent.parent,
         env={**os.environ, "DOMINOES_PURE_PYTHON": "1"},
     )
-    assert plain.stdout.startswith("False TestResults(failed=0, attempted=")
-    assert "attempted=0)" not in plain.stdout
+    return run.stdout
