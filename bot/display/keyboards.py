@@ -96,19 +96,12 @@ def board_markup(game: Game, links: TableLinks | None = None) -> InlineKeyboardM
 
 
 def hand_markup(game: Game, match: Match, seat: int, links: TableLinks | None = None) -> InlineKeyboardMarkup:
-    """A button per tile; playable ones marked while it is this seat's turn; the table page's button."""
-    state = match.round
+    """A button per tile while the match runs, playable ones marked on this seat's turn; 💡, the levels,
+    the table page's button; under a finished private game only "Play again"."""
     my_turn = absence.to_move(game.doc, match, seat)
-    playable = {move.tile for move in state.legal_moves()} if my_turn else set()
     version = turn_number(match)
-    buttons = []
-    for tile in sorted(state.hands[seat], reverse=True):  # the order of the picture (Observation.hand)
-        label = f"{tile.high}|{tile.low}"
-        if tile in playable:
-            label = ("⭐ " if state.line.is_empty and state.forced == tile else "🟢 ") + label
-        data = TileTap(game=game.id, version=version, tile=tile_code(tile)).pack()
-        buttons.append(InlineKeyboardButton(text=label, callback_data=data))
-    rows = [buttons[i : i + TILES_PER_ROW] for i in range(0, len(buttons), TILES_PER_ROW)]
+    # Once the match is over a tile can no longer be played: the tiles left are in the picture.
+    rows = [] if match.is_over else tile_rows(game, match, seat, my_turn)
     if my_turn and game.offers_hints:
         hint = InlineKeyboardButton(
             text=hint_texts.hint_button(), callback_data=HintTap(game=game.id, version=version).pack()
@@ -129,6 +122,21 @@ def hand_markup(game: Game, match: Match, seat: int, links: TableLinks | None = 
             ]
         )
     return InlineKeyboardMarkup(inline_keyboard=rows or [[]])
+
+
+def tile_rows(game: Game, match: Match, seat: int, my_turn: bool) -> list[list[InlineKeyboardButton]]:
+    """The seat's tiles as buttons, in the order of the picture (Observation.hand), the playable ones marked."""
+    state = match.round
+    playable = {move.tile for move in state.legal_moves()} if my_turn else set()
+    version = turn_number(match)
+    buttons = []
+    for tile in sorted(state.hands[seat], reverse=True):
+        label = f"{tile.high}|{tile.low}"
+        if tile in playable:
+            label = ("⭐ " if state.line.is_empty and state.forced == tile else "🟢 ") + label
+        data = TileTap(game=game.id, version=version, tile=tile_code(tile)).pack()
+        buttons.append(InlineKeyboardButton(text=label, callback_data=data))
+    return [buttons[i : i + TILES_PER_ROW] for i in range(0, len(buttons), TILES_PER_ROW)]
 
 
 def final_result_markup(game_id: int, markup: InlineKeyboardMarkup | None) -> InlineKeyboardMarkup:

@@ -10,7 +10,7 @@ from bot.display import captions, keyboards
 from bot.display.names import shown_name, shown_names
 from bot.model.game import Game, Seat, TableDoc, turn_number
 from bot.table.service import short_name
-from bot.telegram.callbacks import HandTap, LobbyTap, SoloTap, TileTap
+from bot.telegram.callbacks import HandTap, LobbyTap, SoloStep, SoloTap, TileTap
 from bot.words import table_texts
 from bot.words.i18n import speaking
 from engine import PRESETS, Drew, Match, Passed, Played, Rules, Tile
@@ -84,6 +84,20 @@ def test_tile_buttons_carry_the_turn_number() -> None:
     data = keyboards.hand_markup(game, match, match.round.turn).inline_keyboard[0][0].callback_data
     assert data is not None
     assert TileTap.unpack(data).version == turn_number(match)
+
+
+@pytest.mark.parametrize("kind", ["private", "group"])
+def test_a_finished_game_leaves_no_tile_to_tap(kind: str) -> None:
+    """The tiles left when the match ends are in the picture; a button for one could only be refused."""
+    match = _played_out("quickblock", 2, seed=3)[-1]
+    assert match.is_over
+    game = _game(match, kind)
+    seat = max(range(2), key=lambda s: len(match.round.hands[s]))
+    assert match.round.hands[seat], "a seat with tiles left, which the keyboard must not offer"
+    markup = keyboards.hand_markup(game, match, seat)
+    data = [b.callback_data for row in markup.inline_keyboard for b in row]
+    # A private game's message keeps "Play again" (the menu works whatever became of the game).
+    assert data == ([SoloTap(step=SoloStep.MENU).pack()] if kind == "private" else [])
 
 
 def test_events_in_words() -> None:
