@@ -107,7 +107,10 @@ def _clock_suffix(game: Game, match: Match) -> str:
     return manners_texts.clock_suffix(seconds) if seat is not None and seat.user_id is not None else ""
 
 
-def hand_caption(game: Game, match: Match, seat: int) -> str:
+def hand_caption(game: Game, match: Match, seat: int, group_title: str | None = None) -> str:
+    """A player's hand message; a finished group game's ends saying where its result is.
+
+    ``group_title`` is the group's name as the bot last saw it (None: unknown), read only then."""
     lines = status_lines(game, match)
     if game.doc.game.killed:
         return _fit("\n".join(lines))
@@ -122,7 +125,20 @@ def hand_caption(game: Game, match: Match, seat: int) -> str:
     if rules.has_teams:
         partner = next(other for other in rules.sides(match.seats)[rules.side_of(seat)] if other != seat)
         lines.insert(2, team_texts.your_partner(shown_names(game.doc.seats)[partner], rules.side_of(seat)))
+    if ends_in_group(game, match):
+        # The result went to the group only: the private chat is told where, in its last line,
+        # which is kept whatever else has to go for the caption's limit.
+        closing = table_texts.game_over_in_group(group_title)
+        return _fit("\n".join(lines), 1024 - len(closing) - 1) + "\n" + closing
     return _fit("\n".join(lines))
+
+
+def ends_in_group(game: Game, match: Match) -> bool:
+    """A group game whose match is over (not ended with /kill): its players' hands say the result is in the group.
+
+    A friend room's result comes into each player's private chat and a private game's hand
+    message is the game itself, so theirs say nothing of the kind."""
+    return game.row.kind == "group" and match.is_over and not game.doc.game.killed
 
 
 def result_caption(game: Game, match: Match, round_index: int) -> str:

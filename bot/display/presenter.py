@@ -236,8 +236,10 @@ class Presenter:
             # before the next turn: the tile gone from the picture, the caption no longer the
             # player's turn, no buttons.  Until then the hand does not change (it only changes on
             # its own turn), so this is one picture a move, in the player's own chat.
+            # At the match's end this edit also says the game is over and that its result is in the
+            # group (captions.ends_in_group): the player learns it where they play, at no extra message.
             picture = await self.pictures.private(match, seat, shown_names(game.doc.seats))
-            caption = captions.hand_caption(game, match, seat)
+            caption = await self._hand_caption(game, match, seat)
             await self.outbox.edit_photo(chat, current.message_id, *picture, caption, None)
             return HandMessage(current.message_id, frozen)
         except Unreachable:
@@ -251,7 +253,8 @@ class Presenter:
         self, game: Game, match: Match, seat: int, chat: int, current: HandMessage | None, key: str
     ) -> HandMessage | None:
         picture = await self.pictures.private(match, seat, shown_names(game.doc.seats))
-        caption, markup = captions.hand_caption(game, match, seat), keyboards.hand_markup(game, match, seat, self.links)
+        caption = await self._hand_caption(game, match, seat)
+        markup = keyboards.hand_markup(game, match, seat, self.links)
         my_turn = absence.to_move(game.doc, match, seat)
         notify = my_turn and not self.watching(game.id, chat)  # at the table they see it there, at once
         message_id = await self.outbox.send_photo(chat, *picture, caption, markup, notify=notify)
@@ -263,3 +266,11 @@ class Presenter:
         if current is not None:
             self.outbox.delete_soon(chat, current.message_id)
         return HandMessage(message_id, key)
+
+    async def _hand_caption(self, game: Game, match: Match, seat: int) -> str:
+        """The hand's caption; a finished group game's names the group, as the bot last saw it."""
+        title = None
+        if captions.ends_in_group(game, match):
+            chat = await self.db.users.get_chat(game.row.chat_id)
+            title = chat.title if chat is not None else None
+        return captions.hand_caption(game, match, seat, title)

@@ -124,6 +124,13 @@ def game_over() -> str:
     return _("<b>Game over.</b>")
 
 
+def game_over_in_group(title: str | None) -> str:
+    """The last line of a group game's hand in the player's private chat: the result is in the group."""
+    if title:
+        return _("🏁 The game is over: the result is in {group}").format(group=escape(title))
+    return _("🏁 The game is over: the result is in the group")
+
+
 def game_winner(name: str) -> str:
     return _("🏆 <b>{name} wins the game!</b>").format(name=escape(name))
 
