@@ -49,6 +49,11 @@ CODE_ENDS = {code: end for end, code in END_CODES.items()}
 TILES_PER_ROW = 4
 
 
+# Characters a button's label keeps, the emoji counted as one, when three buttons share a row on a
+# narrow phone: longer ones are cut short with "…" ("🤖 Средний ✓" was).
+ROW_OF_THREE_LABEL_LIMIT = 10
+
+
 def tile_code(tile: Tile) -> str:
     return f"{tile.high}{tile.low}"
 
@@ -172,13 +177,22 @@ def level_rows(game: Game, match: Match) -> list[list[InlineKeyboardButton]]:
     if game.row.kind != "private" or match.is_over or current is None:
         return []
     row = [
-        InlineKeyboardButton(
-            text=f"🤖 {texts.level_title(level)}" + (" ✓" if level == current else ""),
-            callback_data=LevelTap(game=game.id, level=level).pack(),
-        )
-        for level in LEVELS
+        InlineKeyboardButton(text=label, callback_data=LevelTap(game=game.id, level=level).pack())
+        for level, label in zip(LEVELS, level_labels(current), strict=True)
     ]
     return [row]
+
+
+def level_labels(current: str) -> list[str]:
+    """The level row's labels, the current level ticked: "🤖 Easy", "🤖 Medium ✓", "🤖 Hard"; without the
+    robots in a language where a ticked label would not fit a button of a row of three ("Лёгкий",
+    "Средний ✓", "Сложный"): whichever level is ticked, so the row keeps its look when the level changes."""
+    titles = [texts.level_title(level) for level in LEVELS]
+    robots = all(len(f"🤖 {title} ✓") <= ROW_OF_THREE_LABEL_LIMIT for title in titles)
+    return [
+        ("🤖 " if robots else "") + title + (" ✓" if level == current else "")
+        for level, title in zip(LEVELS, titles, strict=True)
+    ]
 
 
 def end_choice_markup(game: Game, match: Match, tile: Tile, ends: list[End]) -> InlineKeyboardMarkup:

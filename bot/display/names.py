@@ -16,8 +16,14 @@ FREE_SEAT = "—"
 
 
 def shown_name(seat: Seat) -> str:
-    """The seat's name as the reader sees it: a computer's made-up name ("🤖 Hard 2") in their language."""
-    return texts.computer_name_shown(seat.name) if seat.is_computer else seat.name
+    """The seat's name as the reader sees it: a computer's made-up name ("🤖 Hard 2") in their language;
+    a private game's computer partner by the level it plays at now ("🤖 Medium")."""
+    if not seat.is_computer:
+        return seat.name
+    if seat.name == texts.PARTNER_NAME and seat.level is not None:
+        # "Your partner: 🤖 Partner" said nothing; the level changes during the game, so it is not stored.
+        return f"🤖 {texts.level_title(seat.level)}"
+    return texts.computer_name_shown(seat.name)
 
 
 def shown_names(seats: Iterable[Seat | None]) -> list[str]:

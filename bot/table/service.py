@@ -89,7 +89,7 @@ def solo_computer_name(index: int, opponents: int) -> str:
 
 def solo_team_seats(level: str) -> list[Seat]:
     """A private partnership game's computers: opponent, partner (opposite the person, seat 2), opponent."""
-    partner = Seat(f"🤖 {texts.PARTNER_WORD}", level=level)
+    partner = Seat(texts.PARTNER_NAME, level=level)  # shown as its level: "Your partner: 🤖 Medium"
     return [Seat(solo_computer_name(1, 2), level=level), partner, Seat(solo_computer_name(2, 2), level=level)]
 
 

@@ -88,6 +88,8 @@ LEVEL_TITLES: dict[str, str] = {"easy": N_("Easy"), "medium": N_("Medium"), "har
 COMPUTER_NAME = re.compile(r"🤖 (Easy|Medium|Hard|Computer|Partner)( \d+)?")  # i18n: not shown
 COMPUTER_WORD = N_("Computer")
 PARTNER_WORD = N_("Partner")  # a private partnership game's computer partner, opposite the person
+# The partner's stored name; it is shown as its level ("🤖 Medium", bot.display.names.shown_name).
+PARTNER_NAME = f"🤖 {PARTNER_WORD}"
 
 
 def computer_name_shown(stored: str) -> str:

@@ -15,6 +15,7 @@ from bot.table.service import GameService, TableError, computer_name, solo_compu
 from bot.telegram.callbacks import LevelTap, LobbyTap, SoloGo
 from bot.telegram.people import Person
 from bot.words import texts
+from bot.words.i18n import speaking
 from bot.words.refusals import Refusal
 from engine import Match, Rules
 from engine.players import LEVELS
@@ -85,6 +86,32 @@ def test_the_level_row_ticks_the_current_level_under_a_running_private_game() ->
     ]
     # It is the last row of the hand's keyboard, below the tiles.
     assert keyboards.hand_markup(game, match, 0).inline_keyboard[-1] == row
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "uk"])
+def test_every_level_button_fits_a_row_of_three_on_a_phone(language: str) -> None:
+    match = Match.new(Rules.preset("draw"), 3, random.Random(3))
+    with speaking(language):
+        for current in LEVELS:
+            (row,) = keyboards.level_rows(_game("private", match, _solo_seats(current)), match)
+            labels = [b.text for b in row]
+            assert all(len(label) <= keyboards.ROW_OF_THREE_LABEL_LIMIT for label in labels), labels
+            assert [label.endswith(" ✓") for label in labels] == [level == current for level in LEVELS], labels
+            # The robots go in the whole row or in none, whichever level is ticked.
+            assert len({label.startswith("🤖 ") for label in labels}) == 1, labels
+
+
+@pytest.mark.parametrize(
+    ("language", "row"),
+    [
+        ("en", ["🤖 Easy", "🤖 Medium ✓", "🤖 Hard"]),  # fits: as it was
+        ("ru", ["Лёгкий", "Средний ✓", "Сложный"]),  # "🤖 Средний ✓" was cut short
+        ("uk", ["Легкий", "Середній ✓", "Складний"]),
+    ],
+)
+def test_the_level_row_drops_its_robots_only_where_they_do_not_fit(language: str, row: list[str]) -> None:
+    with speaking(language):
+        assert keyboards.level_labels("medium") == row
 
 
 def test_no_level_row_in_a_group_game() -> None:

@@ -102,6 +102,24 @@ async def test_a_private_partners_game_has_a_computer_partner_opposite(service: 
         await service.open_solo(-5, ANN, "goat", 1, "hard")
 
 
+@pytest.mark.parametrize(
+    ("language", "medium", "hard"),
+    [("en", "Medium", "Hard"), ("ru", "Средний", "Сложный"), ("uk", "Середній", "Складний")],
+)
+def test_the_computer_partner_is_shown_by_the_level_it_plays_at(language: str, medium: str, hard: str) -> None:
+    from bot.display.names import shown_names
+    from bot.table.service import solo_team_seats, with_computer_level
+
+    doc = TableDoc(seats=(Seat("Ann", user_id=7), *solo_team_seats("medium")))
+    with speaking(language):
+        shown = shown_names(doc.seats)
+        assert shown[2] == f"🤖 {medium}", shown  # not "🤖 Partner": "Your partner: 🤖 Medium"
+        assert shown_names(with_computer_level(doc, "hard").seats)[2] == f"🤖 {hard}"  # it follows the level
+    # A game stored before the levels were kept in the seats still shows its partner.
+    with speaking("ru"):
+        assert shown_names([Seat("🤖 Partner")]) == ["🤖 Партнёр"]
+
+
 def test_the_opponents_menu_of_a_partnership_preset_offers_only_a_level() -> None:
     from bot.words import texts
 

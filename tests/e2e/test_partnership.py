@@ -19,6 +19,7 @@ import pytest_asyncio
 
 from testkit.fake_telegram import FakeTelegram, Limits
 from testkit.people.players import (
+    TURN_TIMEOUT,
     Lobby,
     Table,
     add_computer,
@@ -27,9 +28,12 @@ from testkit.people.players import (
     audit_group_hands,
     audit_hidden_tiles,
     check_stored_game,
+    choose_level,
     forge_tap,
+    hand_message,
     is_alert,
     join,
+    level_buttons,
     lobby_text,
     open_lobby,
     open_private_game,
@@ -151,18 +155,38 @@ async def test_a_group_goat_game_by_teams_within_telegrams_limits(
     audit_hidden_tiles(fake, group, game)
 
 
+async def test_a_russian_private_goat_game_names_the_partner_by_its_level(fake: FakeTelegram, bot: BotProcess) -> None:
+    check = Checkpoint(fake, bot)
+    anya = fake.add_user("Аня", language_code="ru")
+    hand = await open_private_game(fake, anya, "goat", 3, level="medium")
+    assert "Ваш партнёр: 🤖 Средний" in hand.shown_text, hand.shown_text  # was "🤖 Партнёр"
+    # Three to a row: without the robots, so that a phone shows them whole ("🤖 Средний ✓" was cut short).
+    assert level_buttons(hand) == {"easy": "Лёгкий", "medium": "Средний ✓", "hard": "Сложный"}
+    await choose_level(fake, anya, "hard")
+
+    def partner_is_hard() -> bool:
+        now = hand_message(fake, anya)
+        return now is not None and "Ваш партнёр: 🤖 Сложный" in now.shown_text
+
+    await fake.wait_for(partner_is_hard, TURN_TIMEOUT, what="the partner to be named by its new level")
+    print(fake.screen(anya))  # for a person to read with -s: the hand, its level row and the partner's name
+    (game,) = [g for g in bot.games() if g.data["seats"][0]["user_id"] == anya.id]
+    assert [seat["name"] for seat in game.data["seats"]] == ["Аня", "🤖 Computer 1", "🤖 Partner", "🤖 Computer 2"]
+    check.assert_clean()
+
+
 async def test_a_private_partners_game_with_a_computer_partner(fake: FakeTelegram, bot: BotProcess) -> None:
     check = Checkpoint(fake, bot)
     ann = fake.add_user("Ann")
     hand = await open_private_game(fake, ann, "partners", 3, level="easy")
-    assert "Your partner: 🤖 Partner" in hand.shown_text, hand.shown_text
+    assert "Your partner: 🤖 Easy" in hand.shown_text, hand.shown_text
     table = Table(fake, [ann], results=ann, rng=random.Random("partners"))
     result = await table.play_to_end()
     await settle(fake)
 
     text = result.shown_text
     assert_team_game_over(text, "partners")
-    teams = ("🟥 Team A (Ann and 🤖 Partner)", "🟦 Team B (🤖 Computer 1 and 🤖 Computer 2)")
+    teams = ("🟥 Team A (Ann and 🤖 Easy)", "🟦 Team B (🤖 Computer 1 and 🤖 Computer 2)")
     assert any(f"🏆 {team} wins the game!" in text for team in teams), text
     assert_results_in_order(fake, ann)
     check.assert_clean()
