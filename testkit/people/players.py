@@ -371,6 +371,22 @@ async def open_lobby(fake: FakeTelegram, creator: User, group: Chat, preset: str
     return Lobby(group, message, game_id, preset)
 
 
+async def play_group_game(fake: FakeTelegram, people: list[User], title: str, seed: str) -> int:
+    """A quickblock game of ``people`` (the first creates it) in a new group, played to its result; its id."""
+    group = fake.add_group(title, members=people)
+    for person in people:
+        fake.start_bot(person)
+    await settle(fake)
+    lobby = await open_lobby(fake, people[0], group, "quickblock")
+    await set_seats(fake, lobby, people[0], len(people))
+    for person in people[1:]:
+        await join(fake, lobby, person)
+    await start_game(fake, lobby, people[0])
+    await Table(fake, people, results=group, rng=random.Random(seed)).play_to_end()
+    await settle(fake)
+    return lobby.game_id
+
+
 async def set_seats(fake: FakeTelegram, lobby: Lobby, creator: User, seats: int) -> None:
     """Tap "Seats: N" until the lobby has ``seats`` seats (a partnership lobby's four are fixed: no button)."""
     if lobby.preset in TEAM_PRESETS:

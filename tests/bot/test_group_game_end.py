@@ -22,7 +22,7 @@ import pytest_asyncio
 
 from bot.display import captions
 from bot.display.boards import BoardPainter
-from bot.display.pictures import Photo, PictureMaker
+from bot.display.pictures import PictureMaker
 from bot.display.presenter import Presenter
 from bot.model import absence
 from bot.model.game import Game, GameState, HandMessage, Seat, TableDoc, record_of
@@ -31,6 +31,7 @@ from bot.words.i18n import speaking
 from bot.words.languages import Languages
 from engine import Match, Rules
 from storage import Database, GameRow, GameStatus
+from tests.bot.test_results_once import Boards, Pictures  # the same stand-ins for pictures and the board
 
 ANN, BOB = 7, 8
 GROUP = -500
@@ -136,19 +137,6 @@ class Telegram:
         return True
 
     def delete_soon(self, chat_id: int, message_id: int) -> None:
-        pass
-
-
-class Pictures:
-    async def result(self, *args: Any) -> Photo:
-        return Photo(b"result", "result.png")
-
-    async def private(self, *args: Any) -> Photo:
-        return Photo(b"hand", "hand.png")
-
-
-class Boards:
-    def request(self, game: Game) -> None:
         pass
 
 

@@ -16,7 +16,7 @@ import random
 import pytest
 
 from testkit.fake_telegram import FakeTelegram, Message, User
-from testkit.people.players import Table, join, open_lobby, set_seats, settle, start_game
+from testkit.people.players import Table, join, open_lobby, play_group_game, set_seats, settle, start_game
 from tests.e2e import test_languages as languages
 from tests.e2e.conftest import BotProcess, Checkpoint
 
@@ -44,21 +44,6 @@ async def wait_for_end_line(fake: FakeTelegram, person: User, line: str) -> Mess
             lambda: line in last_private(fake, person).shown_text or None, SETTLE_TIMEOUT, what="the end line"
         )
     return last_private(fake, person)
-
-
-async def play_group_game(fake: FakeTelegram, people: list[User], title: str, seed: str) -> int:
-    """A two-seat quickblock game in a new group, played to its result; the game's id."""
-    group = fake.add_group(title, members=people)
-    for person in people:
-        fake.start_bot(person)
-    await settle(fake)
-    lobby = await open_lobby(fake, people[0], group, "quickblock")
-    await set_seats(fake, lobby, people[0], 2)
-    await join(fake, lobby, people[1])
-    await start_game(fake, lobby, people[0])
-    await Table(fake, people, results=group, rng=random.Random(seed)).play_to_end()
-    await settle(fake)
-    return lobby.game_id
 
 
 async def test_each_players_last_private_message_says_the_group_game_is_over(

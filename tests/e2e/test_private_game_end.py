@@ -19,13 +19,10 @@ from testkit.people.players import (
     Table,
     data_of,
     final_result,
-    join,
     level_buttons,
-    open_lobby,
     open_private_game,
-    set_seats,
+    play_group_game,
     settle,
-    start_game,
 )
 from tests.e2e.conftest import BotProcess, Checkpoint
 
@@ -83,17 +80,7 @@ async def test_a_finished_group_game_leaves_no_buttons_in_the_private_chats(
     fake, bot = shared_fake, shared_bot
     check = Checkpoint(fake, bot)
     people = [fake.add_user("Bea"), fake.add_user("Cyd")]
-    group = fake.add_group("Dominoes at the end", members=people)
-    for person in people:
-        fake.start_bot(person)
-    await settle(fake)
-    lobby = await open_lobby(fake, people[0], group, "quickblock")
-    await set_seats(fake, lobby, people[0], 2)
-    await join(fake, lobby, people[1])
-    await start_game(fake, lobby, people[0])
-
-    await Table(fake, people, results=group, rng=random.Random("end-group")).play_to_end()
-    await settle(fake)
+    await play_group_game(fake, people, "Dominoes at the end", "end-group")
 
     for person in people:
         await assert_no_playing_buttons(fake, person)
