@@ -285,6 +285,10 @@ PRESETS: Mapping[str, Rules] = MappingProxyType(
     }
 )
 
+_ONE_ROUND_4X7 = replace(PRESETS["block"], min_seats=4, max_seats=4, hand_sizes={4: 7}, targets={})
+"""Block for four, 7 tiles each, one round: what the four-seat anchors share."""
+_SIX_SIX_LEADS = replace(_ONE_ROUND_4X7, starter=Starter.HIGHEST, auto_lead=True)
+
 # The games of two independent engines, as values of the same type: the differential tests and
 # the benchmarks compare ours against them. Not offered to players.
 ANCHORS: Mapping[str, Rules] = MappingProxyType(
@@ -295,30 +299,15 @@ ANCHORS: Mapping[str, Rules] = MappingProxyType(
             # (the match starter with first=0), one round.
             replace(PRESETS["block"], id="block-2x7", min_seats=2, max_seats=2, hand_sizes={2: 7}, targets={}),
             # PyPI dominoes: all 28 tiles dealt, the 6-6 holder leads it (placed by itself), one round.
-            replace(
-                PRESETS["block"],
-                id="block-4x7",
-                min_seats=4,
-                max_seats=4,
-                hand_sizes={4: 7},
-                starter=Starter.HIGHEST,
-                auto_lead=True,
-                targets={},
-            ),
+            replace(_SIX_SIX_LEADS, id="block-4x7"),
             # PyPI dominoes' partnership game as it scores it: the same deal and lead, seats 0+2
             # against 1+3; the team that goes out scores every hand's pips, a blocked game goes to
             # the team with fewer pips (both teams' pips), an equal count is a tie.
             replace(
-                PRESETS["block"],
+                _SIX_SIX_LEADS,
                 id="team-block-4x7",
-                min_seats=4,
-                max_seats=4,
-                hand_sizes={4: 7},
-                starter=Starter.HIGHEST,
-                auto_lead=True,
                 round_scoring=RoundScoring.ALL_HANDS,
                 fish_tie=FishTie.DRAW,
-                targets={},
                 teams=Teams.OPPOSITE,
             ),
             # OpenSpiel's python_team_dominoes: 4 seats, 7 tiles each, seats 0+2 against 1+3, seat 0
@@ -326,16 +315,7 @@ ANCHORS: Mapping[str, Rules] = MappingProxyType(
             # count is a tie. (OpenSpiel pays the losing team's pips and judges even a domino by
             # the pip counts; the win/loss of a domino differs only when the partner of the seat
             # that went out holds more than both opponents together, which its bridge notes.)
-            replace(
-                PRESETS["block"],
-                id="team-4x7",
-                min_seats=4,
-                max_seats=4,
-                hand_sizes={4: 7},
-                fish_tie=FishTie.DRAW,
-                targets={},
-                teams=Teams.OPPOSITE,
-            ),
+            replace(_ONE_ROUND_4X7, id="team-4x7", fish_tie=FishTie.DRAW, teams=Teams.OPPOSITE),
         )
     }
 )

@@ -33,7 +33,9 @@ from engine.core import (
     Core,
     Logged,
     SimMove,
+    core_of_line,
     find_starter,
+    mask_of_indices,
     round_score,
     round_to_five,
     shuffle_deal,
@@ -108,24 +110,18 @@ class Outcome(NamedTuple):
         return not self.winners
 
 
-_LEAD_MOVES: dict[Tile, Move] = {tile: Move(tile) for tile in ALL_TILES}
-_END_MOVES: tuple[dict[Tile, Move], ...] = tuple({tile: Move(tile, end) for tile in ALL_TILES} for end in ENDS)
-
-
 def legal_moves_for(hand: Sequence[Tile], line: Line, forced: Tile | None = None) -> list[Move]:
-    """Every (tile, end) that ``hand`` can play on ``line``; only ``forced`` when a forced lead is due."""
-    if line.lead is None:
-        if forced is not None:
-            return [_LEAD_MOVES[forced]]
-        return [_LEAD_MOVES[tile] for tile in hand]
-    moves = []
-    open_ends = [(value, _END_MOVES[index]) for index, value in enumerate(line.ends) if value is not None]
-    for tile in hand:
-        high, low = tile
-        for value, moves_at_end in open_ends:
-            if value == high or value == low:  # noqa: SIM109 - faster than a tuple test here
-                moves.append(moves_at_end[tile])
-    return moves
+    """Every (tile, end) that ``hand`` can play on ``line``; only ``forced`` when a forced lead is due.
+
+    The core decides (:meth:`~engine.core.Core.offer`), as for :meth:`RoundState.legal_moves`, in the
+    same order: tile by tile in the order of ``hand``, end by end."""
+    core = core_of_line(line, line.spinner is not None)
+    order = [INDEX[tile] for tile in hand]
+    core.hands = [mask_of_indices(order)]
+    core.turn = 0
+    core.end = NOT_OVER
+    core.forced = -1 if forced is None else INDEX[forced]
+    return core.offer((order,), _MOVE_TABLE)
 
 
 def line_after(line: Line, move: Move, *, spinner: bool) -> Line:
@@ -707,10 +703,8 @@ _FIELD_NAMES = (
     "end",
 )
 _ROUND_ENDS: tuple[RoundEnd | None, ...] = (None, RoundEnd.DOMINO, RoundEnd.FISH)
-_LEAD_BY_INDEX: tuple[Move, ...] = tuple(_LEAD_MOVES[tile] for tile in ALL_TILES)
-_END_MOVES_BY_INDEX: tuple[tuple[Move, ...], ...] = tuple(
-    tuple(moves[tile] for tile in ALL_TILES) for moves in _END_MOVES
-)
+_LEAD_BY_INDEX: tuple[Move, ...] = tuple(Move(tile) for tile in ALL_TILES)
+_END_MOVES_BY_INDEX: tuple[tuple[Move, ...], ...] = tuple(tuple(Move(tile, end) for tile in ALL_TILES) for end in ENDS)
 _MOVE_TABLE: tuple[tuple[Move, ...], ...] = (_LEAD_BY_INDEX, *_END_MOVES_BY_INDEX)
 """The moves :meth:`RoundState.legal_moves` hands out: ``[0]`` leads, ``[1 + end]`` at an end, by tile index."""
 _END_INDEX: dict[End | str, int] = {end: number for number, end in enumerate(ENDS)}

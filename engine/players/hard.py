@@ -81,8 +81,8 @@ the same observation and seed give the same move whatever the machine's load.
 They are calibrated on the 2-core machine this was written on: over every
 preset and seat count, 40 ms a move at the median and 55 ms at the 95th
 percentile when the machine is quiet, under 100 ms when it is shared;
-:attr:`Hard.effort` scales them (and :attr:`Hard.SEAT_EFFORT`: two seats
-spend the time the compiled core saves). The simulator is :mod:`engine.players.sim`: the
+:attr:`Hard.effort` scales them (two seats have more since the compiled core
+made their moves cheaper). The simulator is :mod:`engine.players.sim`: the
 engine's core itself (compiled where ``pip install`` could), mutable, without the
 immutable view that :meth:`RoundState.apply` adds.
 
@@ -354,14 +354,13 @@ class Hard:
 
     level = "hard"
 
-    PLAYOUT_UNITS = 24000
-    """Monte Carlo budget: a playout costs about the tiles left in hands, plus a fixed part."""
-    NODE_BUDGETS: ClassVar[dict[int, int]] = {2: 8000, 3: 10000, 4: 7500}
-    """Exact-search budget in positions visited over all worlds (a position costs more with more seats)."""
-    SEAT_EFFORT: ClassVar[dict[int, float]] = {2: 1.6}
-    """Both budgets times this, by seat count: the compiled core made a two-seat move cost a third less,
-    and two seats spend that on more worlds (2-seat block against IS-MCTS, 1000 games on the same
-    deals: 55.4 % at 1, 56.5 % at 1.6 and at 2), still within the time a move took before."""
+    PLAYOUT_UNITS: ClassVar[dict[int, int]] = {2: 38400, 3: 24000, 4: 24000}
+    """Monte Carlo budget by seat count: a playout costs about the tiles left in hands, plus a fixed part."""
+    NODE_BUDGETS: ClassVar[dict[int, int]] = {2: 12800, 3: 10000, 4: 7500}
+    """Exact-search budget in positions visited over all worlds (a position costs more with more seats).
+    Two seats have 1.6 times the budgets they had before the core was compiled: the time it saves, spent
+    on more worlds (2-seat block against IS-MCTS, 1000 games on the same deals: 55.4 % before, 56.5 % at
+    1.6 and at 2), still within the time a move took before."""
     MIN_EXACT_WORLDS = 12
     MAX_EXACT_WORLDS = 400
     CAUTION = 0.6
@@ -408,14 +407,13 @@ class Hard:
         playouts (``flat``: every candidate alike, for judging; else sequential halving, for choosing)."""
         table = observation.table
         left = sum(table.hand_sizes)
-        effort = self.effort * self.SEAT_EFFORT.get(table.seats, 1.0)
         spent = 0.0
         if self.exact and _small_enough(table.seats, left, table.drawable):
-            budget = int(self.NODE_BUDGETS[table.seats] * effort)
+            budget = int(self.NODE_BUDGETS[table.seats] * self.effort)
             means, spent = search.exact(budget, self.MIN_EXACT_WORLDS, self.MAX_EXACT_WORLDS, self.caution)
             if means is not None:
                 return means
-        playouts = int(self.PLAYOUT_UNITS * effort) // (left + min(table.drawable, 8) // 2 + 6)
+        playouts = int(self.PLAYOUT_UNITS[table.seats] * self.effort) // (left + min(table.drawable, 8) // 2 + 6)
         if flat:
             return search.flat(max(len(search.candidates) * 8, playouts), self.playout)
         playouts = int(playouts * max(0.3, 1.0 - spent))  # what a failed exact attempt left of the time

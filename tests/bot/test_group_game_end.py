@@ -31,7 +31,8 @@ from bot.words.i18n import speaking
 from bot.words.languages import Languages
 from engine import Match, Rules
 from storage import Database, GameRow, GameStatus
-from tests.bot.test_results_once import Boards, Pictures  # the same stand-ins for pictures and the board
+from tests.bot.test_results_once import Boards, Killed, Pictures  # the same stand-ins
+from tests.bot.test_results_once import Telegram as OutboxStandIn
 
 ANN, BOB = 7, 8
 GROUP = -500
@@ -104,40 +105,26 @@ def test_the_end_line_stays_within_the_caption_limit_with_the_longest_names() ->
 # --------------------------------------------------------------------------- the presenter
 
 
-class Killed(BaseException):
-    """The process died here: nothing after it runs, nothing catches it."""
-
-
-class Telegram:
+class Telegram(OutboxStandIn):
     """The outbox as far as the presenter uses it: what went where; dies at the first edit into ``kill_at``."""
 
     def __init__(self, kill_at: int | None = None) -> None:
-        self.kill_at = kill_at
+        super().__init__(kill_at)
         self.sent: list[tuple[int, str]] = []  # (chat, file name) of each photo sent
         self.edits: list[tuple[int, int, str]] = []  # (chat, message, caption) of each hand edited
-        self.next_id = 100
 
     async def send_photo(self, chat_id: int, data: bytes, filename: str, caption: str, *rest: Any, **kw: Any) -> int:
         self.sent.append((chat_id, filename))
         self.next_id += 1
         return self.next_id
 
-    async def edit_photo(
+    async def edit_photo(  # type: ignore[override]
         self, chat_id: int, message_id: int, data: bytes, filename: str, caption: str, *rest: Any
     ) -> bool:
         if chat_id == self.kill_at:
             raise Killed
         self.edits.append((chat_id, message_id, caption))
         return True
-
-    async def edit_caption(self, *args: Any) -> bool:
-        return True
-
-    async def edit_markup(self, *args: Any) -> bool:
-        return True
-
-    def delete_soon(self, chat_id: int, message_id: int) -> None:
-        pass
 
 
 @pytest_asyncio.fixture

@@ -12,6 +12,16 @@ from engine import Match, Rules
 from engine.players import Medium, Player
 
 
+def _random_position(rules: Rules, seats: int, seed: int, moves: int, rng: random.Random) -> Match:
+    """A match dealt from ``seed`` (seat 0 leads) after up to ``moves`` random moves (maybe over)."""
+    game = Match.new(rules, seats, random.Random(seed), 0)
+    for _ in range(moves):
+        if game.round.is_over:
+            break
+        game = game.apply(rng.choice(game.round.legal_moves()))
+    return game
+
+
 def _play(rules: Rules, seats: int, players: list[Player], seed: int) -> Match:
     rng = random.Random(seed)
     game = Match.new(rules, seats, rng, None if rules.forced_lead else 0)
@@ -53,11 +63,7 @@ def test_the_openspiel_resampler_keeps_what_the_bot_knows() -> None:
     numbers = np.random.RandomState(0)
     checked = 0
     for seed in range(20):
-        game = Match.new(BLOCK_2X7, 2, random.Random(seed), 0)
-        for _ in range(rng.randrange(1, 10)):
-            if game.round.is_over:
-                break
-            game = game.apply(rng.choice(game.round.legal_moves()))
+        game = _random_position(BLOCK_2X7, 2, seed, rng.randrange(1, 10), rng)
         if game.round.is_over:
             continue
         seat = game.round.turn
@@ -87,11 +93,7 @@ def test_the_team_resampler_keeps_what_the_bot_knows_and_what_the_skips_show() -
     numbers = np.random.RandomState(0)
     checked = 0
     for seed in range(30):
-        game = Match.new(TEAM_4X7, 4, random.Random(seed), 0)
-        for _ in range(rng.randrange(8, 24)):  # late positions, where seats have been skipped
-            if game.round.is_over:
-                break
-            game = game.apply(rng.choice(game.round.legal_moves()))
+        game = _random_position(TEAM_4X7, 4, seed, rng.randrange(8, 24), rng)  # late: seats have been skipped
         if game.round.is_over:
             continue
         seat = game.round.turn
