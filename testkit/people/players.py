@@ -36,6 +36,7 @@ PLAYABLE_MARKS = ("🟢", "⭐")
 TILE_WORD = re.compile(r"(?<![\d])([0-6])\s*\|\s*([0-6])(?![\d])")
 RESULT_HEAD = re.compile(r"^(?:<b>)?Round (\d+)(?:</b>)? · ")
 GAME_OVER = re.compile(r"wins the game!|Game over\.")
+OPEN_ATTEMPTS = 3  # games opened in a row before open_private_game gives up on ever seeing a hand
 SCORE_LINE = re.compile(r"^Score: (.*)$", re.MULTILINE)
 
 MATCH_TARGETS: dict[str, int | dict[int, int]] = {
@@ -334,24 +335,40 @@ async def play_from_hand(fake: FakeTelegram, person: User, timeout: float = TURN
 async def open_private_game(
     fake: FakeTelegram, user: User, preset: str, opponents: int, level: str = "medium"
 ) -> Message:
-    """/start, tap the rule set, tap the number of computer opponents and their level; returns the hand message."""
-    before = len(fake.messages(user))
-    fake.start_bot(user)
+    """/start, tap the rule set, tap the number of computer opponents and their level; returns the hand message.
 
-    def menu() -> Message | None:
-        for message in fake.messages(user, from_bot=True)[before:]:
-            if any(b.get("callback_data", "").startswith("s:preset:") for row in message.inline_keyboard for b in row):
-                return message
-        return None
+    The bot deals at random, and now and then a one-round game ends before the person is ever
+    on turn with a tile to play (the computer leads, every one of their turns is a forced pass):
+    no hand is ever shown.  Then, as a person would, start another game.
+    """
+    for _ in range(OPEN_ATTEMPTS):
+        before = len(fake.messages(user))
+        fake.start_bot(user)
 
-    message = await fake.wait_for(menu, TURN_TIMEOUT, what="the private menu")
-    query = fake.tap(user, message, data=_button_data(message, f"s:preset:{preset}:"))
-    await fake.wait_answered(query, timeout=TURN_TIMEOUT)
-    go = f"sg:{preset}:{opponents}:{level}"
-    await fake.wait_for(lambda: _has_data(fake, message, go), TURN_TIMEOUT, what="the opponents buttons")
-    query = fake.tap(user, message, data=go)
-    await fake.wait_answered(query, timeout=TURN_TIMEOUT)
-    return await fake.wait_for(lambda: hand_message(fake, user), TURN_TIMEOUT, what="the hand message")
+        def menu() -> Message | None:
+            for message in fake.messages(user, from_bot=True)[before:]:
+                if any(b.get("callback_data", "").startswith("s:preset:") for row in message.inline_keyboard for b in row):
+                    return message
+            return None
+
+        message = await fake.wait_for(menu, TURN_TIMEOUT, what="the private menu")
+        query = fake.tap(user, message, data=_button_data(message, f"s:preset:{preset}:"))
+        await fake.wait_answered(query, timeout=TURN_TIMEOUT)
+        go = f"sg:{preset}:{opponents}:{level}"
+        await fake.wait_for(lambda: _has_data(fake, message, go), TURN_TIMEOUT, what="the opponents buttons")
+        query = fake.tap(user, message, data=go)
+        await fake.wait_answered(query, timeout=TURN_TIMEOUT)
+
+        def hand_or_game_over() -> Message | None:
+            newer = fake.messages(user, from_bot=True)[before:]
+            hand = next((m for m in reversed(newer) if tile_buttons(m.inline_keyboard)), None)
+            over = next((m for m in newer if RESULT_HEAD.match(m.shown_text) and GAME_OVER.search(m.shown_text)), None)
+            return hand or over
+
+        shown = await fake.wait_for(hand_or_game_over, TURN_TIMEOUT, what="the hand message")
+        if tile_buttons(shown.inline_keyboard):
+            return shown
+    raise AssertionError(f"{OPEN_ATTEMPTS} {preset} games in a row ended before {user.first_name} could play")
 
 
 @dataclass
