@@ -342,33 +342,41 @@ async def open_private_game(
     no hand is ever shown.  Then, as a person would, start another game.
     """
     for _ in range(OPEN_ATTEMPTS):
-        before = len(fake.messages(user))
-        fake.start_bot(user)
-
-        def menu() -> Message | None:
-            for message in fake.messages(user, from_bot=True)[before:]:
-                if any(b.get("callback_data", "").startswith("s:preset:") for row in message.inline_keyboard for b in row):
-                    return message
-            return None
-
-        message = await fake.wait_for(menu, TURN_TIMEOUT, what="the private menu")
-        query = fake.tap(user, message, data=_button_data(message, f"s:preset:{preset}:"))
-        await fake.wait_answered(query, timeout=TURN_TIMEOUT)
-        go = f"sg:{preset}:{opponents}:{level}"
-        await fake.wait_for(lambda: _has_data(fake, message, go), TURN_TIMEOUT, what="the opponents buttons")
-        query = fake.tap(user, message, data=go)
-        await fake.wait_answered(query, timeout=TURN_TIMEOUT)
-
-        def hand_or_game_over() -> Message | None:
-            newer = fake.messages(user, from_bot=True)[before:]
-            hand = next((m for m in reversed(newer) if tile_buttons(m.inline_keyboard)), None)
-            over = next((m for m in newer if RESULT_HEAD.match(m.shown_text) and GAME_OVER.search(m.shown_text)), None)
-            return hand or over
-
-        shown = await fake.wait_for(hand_or_game_over, TURN_TIMEOUT, what="the hand message")
-        if tile_buttons(shown.inline_keyboard):
-            return shown
+        hand = await _start_private_game(fake, user, preset, opponents, level)
+        if hand is not None:
+            return hand
     raise AssertionError(f"{OPEN_ATTEMPTS} {preset} games in a row ended before {user.first_name} could play")
+
+
+async def _start_private_game(
+    fake: FakeTelegram, user: User, preset: str, opponents: int, level: str
+) -> Message | None:
+    """One try of :func:`open_private_game`: the hand message, or None if the game ended without one."""
+    before = len(fake.messages(user, from_bot=True))
+    fake.start_bot(user)
+
+    def menu() -> Message | None:
+        for message in fake.messages(user, from_bot=True)[before:]:
+            if any(b.get("callback_data", "").startswith("s:preset:") for row in message.inline_keyboard for b in row):
+                return message
+        return None
+
+    message = await fake.wait_for(menu, TURN_TIMEOUT, what="the private menu")
+    query = fake.tap(user, message, data=_button_data(message, f"s:preset:{preset}:"))
+    await fake.wait_answered(query, timeout=TURN_TIMEOUT)
+    go = f"sg:{preset}:{opponents}:{level}"
+    await fake.wait_for(lambda: _has_data(fake, message, go), TURN_TIMEOUT, what="the opponents buttons")
+    query = fake.tap(user, message, data=go)
+    await fake.wait_answered(query, timeout=TURN_TIMEOUT)
+
+    def hand_or_game_over() -> Message | None:
+        newer = fake.messages(user, from_bot=True)[before:]
+        hand = next((m for m in reversed(newer) if tile_buttons(m.inline_keyboard)), None)
+        over = next((m for m in newer if RESULT_HEAD.match(m.shown_text) and GAME_OVER.search(m.shown_text)), None)
+        return hand or over
+
+    shown = await fake.wait_for(hand_or_game_over, TURN_TIMEOUT, what="the hand message")
+    return shown if tile_buttons(shown.inline_keyboard) else None
 
 
 @dataclass
