@@ -3,6 +3,8 @@ private menus; each button's data is a typed :mod:`bot.telegram.callbacks` value
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot.display.table_links import TableLinks
@@ -49,9 +51,11 @@ CODE_ENDS = {code: end for end, code in END_CODES.items()}
 TILES_PER_ROW = 4
 
 
-# Characters a button's label keeps, the emoji counted as one, when three buttons share a row on a
-# narrow phone: longer ones are cut short with "…" ("🤖 Средний ✓" was).
+# Characters a button's label keeps, the emoji counted as one, when three (two) buttons share a row
+# on a narrow phone: longer ones are cut short with "…" ("🤖 Средний ✓" was, and "Швидке блокове").
 ROW_OF_THREE_LABEL_LIMIT = 10
+ROW_OF_TWO_LABEL_LIMIT = 16
+PRESETS_PER_ROW = 2
 
 
 def tile_code(tile: Tile) -> str:
@@ -212,21 +216,23 @@ def end_choice_markup(game: Game, match: Match, tile: Tile, ends: list[End]) -> 
 
 
 def solo_menu_markup() -> InlineKeyboardMarkup:
-    rows = []
-    presets = list(texts.PRESET_TITLES)
-    for i in range(0, len(presets), 2):
-        rows.append(
-            [
-                InlineKeyboardButton(
-                    text=texts.preset_title(p), callback_data=SoloTap(step=SoloStep.PRESET, preset=p).pack()
-                )
-                for p in presets[i : i + 2]
-            ]
-        )
+    rows = preset_rows(lambda preset: SoloTap(step=SoloStep.PRESET, preset=preset).pack())
     rows.append(
         [InlineKeyboardButton(text=room_texts.friend_button(), callback_data=RoomTap(action=RoomAction.MENU).pack())]
     )
     return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
+def preset_rows(callback_data: Callable[[str], str]) -> list[list[InlineKeyboardButton]]:
+    """A button per rule set, two to a row: "Швидке блокове" does not fit a row of three on a phone."""
+    presets = list(texts.PRESET_TITLES)
+    return [
+        [
+            InlineKeyboardButton(text=texts.preset_title(preset), callback_data=callback_data(preset))
+            for preset in presets[i : i + PRESETS_PER_ROW]
+        ]
+        for i in range(0, len(presets), PRESETS_PER_ROW)
+    ]
 
 
 def opponents_markup(preset: str) -> InlineKeyboardMarkup:
@@ -249,13 +255,4 @@ def opponents_markup(preset: str) -> InlineKeyboardMarkup:
 
 
 def rules_markup() -> InlineKeyboardMarkup:
-    presets = list(texts.PRESET_TITLES)
-    return InlineKeyboardMarkup(
-        inline_keyboard=[
-            [
-                InlineKeyboardButton(text=texts.preset_title(p), callback_data=RulesTap(preset=p).pack())
-                for p in presets[i : i + 3]
-            ]
-            for i in range(0, len(presets), 3)
-        ]
-    )
+    return InlineKeyboardMarkup(inline_keyboard=preset_rows(lambda preset: RulesTap(preset=preset).pack()))
