@@ -50,6 +50,7 @@ def test_bad_tokens_exit_2_with_one_line(
             monkeypatch.delenv(name)
     if token is not None:
         monkeypatch.setenv("BOT_TOKEN", token)
+    monkeypatch.setattr(sys, "argv", ["python -m bot"])  # not pytest's own arguments
     with pytest.raises(SystemExit) as exited:
         main()
     assert exited.value.code == 2

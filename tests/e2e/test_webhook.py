@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import random
+import sys
 from pathlib import Path
 
 import aiohttp
@@ -102,6 +103,7 @@ async def test_webhook_settings_are_checked_at_start(
                     settings.delenv(name)
                 for name, value in webhook_bot(fake, tmp_path, port, **extra).environment.items():
                     settings.setenv(name, value)
+                settings.setattr(sys, "argv", ["python -m bot"])  # not pytest's own arguments
                 with pytest.raises(SystemExit) as exited:
                     main()
             out, err = capsys.readouterr()
