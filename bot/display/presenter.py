@@ -74,9 +74,19 @@ class Presenter:
         if match is None:
             return game
         self.committed(game)
+        # At the match's end the hands go first: their last edit says the game is over (and, in a
+        # group game, that the result is in the group). A result not yet posted is what a restart
+        # looks for (GameService.backfill_results), so posted last it stands for the hands' edit
+        # too: a stop between the two leaves nothing undone for good.
+        if match.is_over:
+            game = await self._show_hands(game, match)
         game = await self._post_results(game, match)
         if game.row.kind == "group":
             self.boards.request(game)
+        return game if match.is_over else await self._show_hands(game, match)
+
+    async def _show_hands(self, game: Game, match: Match) -> Game:
+        """Every player's hand message brought up to date in their private chat."""
         people = [
             (seat, info.user_id)
             for seat, info in enumerate(game.doc.seats)

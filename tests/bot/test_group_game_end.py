@@ -24,7 +24,7 @@ from bot.display import captions
 from bot.display.boards import BoardPainter
 from bot.display.pictures import PictureMaker
 from bot.display.presenter import Presenter
-from bot.model import absence
+from bot.model import absence, scores
 from bot.model.game import Game, GameState, HandMessage, Seat, TableDoc, record_of
 from bot.telegram.outbox import Outbox
 from bot.words.i18n import speaking
@@ -106,7 +106,7 @@ def test_the_end_line_stays_within_the_caption_limit_with_the_longest_names() ->
 
 
 class Telegram(OutboxStandIn):
-    """The outbox as far as the presenter uses it: what went where; dies at the first edit into ``kill_at``."""
+    """The outbox as far as the presenter uses it: what went where; dies at the first edit or photo into ``kill_at``."""
 
     def __init__(self, kill_at: int | None = None) -> None:
         super().__init__(kill_at)
@@ -114,6 +114,8 @@ class Telegram(OutboxStandIn):
         self.edits: list[tuple[int, int, str]] = []  # (chat, message, caption) of each hand edited
 
     async def send_photo(self, chat_id: int, data: bytes, filename: str, caption: str, *rest: Any, **kw: Any) -> int:
+        if chat_id == self.kill_at:
+            raise Killed
         self.sent.append((chat_id, filename))
         self.next_id += 1
         return self.next_id
@@ -182,22 +184,38 @@ async def test_each_hand_is_edited_once_with_the_end_line_and_nothing_new_reache
     assert again.sent == [] and again.edits == []
 
 
-async def test_a_sync_after_a_death_between_the_result_and_the_edits_sends_nothing_twice(db: Database) -> None:
-    """The result is stored as posted before the hands are edited: a later sync of the game
-    edits the hands still to edit and posts nothing again.  (After a restart the service syncs a
-    finished game only while its results are not all posted: bot/table/service.py ``wake``.)"""
+async def test_a_death_among_the_hand_edits_leaves_the_result_unposted_for_the_restart(db: Database) -> None:
+    """The hands are edited before the result is posted: a stop in between leaves the result
+    unposted, which is what a restart looks for (GameService.backfill_results); its sync then edits
+    the hands still to edit and posts the result once."""
     game = await finished_group_game(db, (Seat("Ann", ANN), Seat("Bob", BOB)))
-    dying = Telegram(kill_at=BOB)  # dies as it edits Bob's hand, with the result posted and stored
+    rounds = len(game.match.rounds)  # type: ignore[union-attr]
+    dying = Telegram(kill_at=BOB)  # dies as it edits Bob's hand
     with contextlib.suppress(Killed):
         await presenter(db, dying).sync(game)
-    assert [chat for chat, _ in dying.sent] == [GROUP] * len(game.match.rounds)  # type: ignore[union-attr]
+    assert dying.sent == []
+    assert game.id in await db.results.unposted(scores.UNPOSTED_WINDOW)
 
     started_again = Telegram()
     game = await presenter(db, started_again).sync(await stored(db, game))
-    assert started_again.sent == [], "the result is posted once, and no hand comes as a new message"
-    assert {chat for chat, _, _ in started_again.edits} <= {ANN, BOB}
+    assert [chat for chat, _ in started_again.sent] == [GROUP] * rounds
     assert [c.splitlines()[-1] for chat, _, c in started_again.edits if chat == BOB] == [END_LINES["en"]]
     assert all(hand.turn_key.endswith(":over") for hand in game.doc.game.hands.values())
+    assert game.id not in await db.results.unposted(scores.UNPOSTED_WINDOW)
+
+
+async def test_a_death_as_the_result_is_posted_edits_no_hand_twice(db: Database) -> None:
+    game = await finished_group_game(db, (Seat("Ann", ANN), Seat("Bob", BOB)))
+    dying = Telegram(kill_at=GROUP)  # the hands edited and stored, the result not posted
+    with contextlib.suppress(Killed):
+        await presenter(db, dying).sync(game)
+    assert sorted(chat for chat, _, _ in dying.edits) == [ANN, BOB]
+    assert game.id in await db.results.unposted(scores.UNPOSTED_WINDOW)
+
+    started_again = Telegram()
+    await presenter(db, started_again).sync(await stored(db, game))
+    assert started_again.edits == []
+    assert [chat for chat, _ in started_again.sent] == [GROUP] * len(game.match.rounds)  # type: ignore[union-attr]
 
 
 async def test_a_person_who_blocked_the_bot_is_not_written_to(db: Database) -> None:
