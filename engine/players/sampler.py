@@ -43,13 +43,16 @@ What the plays suggest
 ----------------------
 
 The rest is soft evidence: which tile a seat chose. :func:`play_evidence`
-lists the other seats' plays with the tiles that fitted then, and
-:func:`likelihood` says how well a world explains them if each seat picked
-among the fitting tiles it held with odds growing with the pips (the search
-weighs its worlds by it). A seat that played a 2 while, in this world, it held
-five other tiles that fitted is less likely than one with no other choice.
-Only where nothing is drawn (a hand then is its tiles now plus those it played
-since) and without a spinner.
+lists the other seats' plays with the tiles that fitted then (and a lead the
+leader picked freely, when every tile fitted), and :func:`likelihood` says how
+well a world explains them if each seat picked among the fitting tiles it held
+as a :class:`PlayModel` says: heavy tiles and doubles first, and tiles that
+leave it able to follow the number it opens (the search weighs its worlds by
+it). A seat that played a 2 while, in this world, it held five other tiles
+that fitted is less likely than one with no other choice; one that opened a 3
+while holding no other 3 is less likely than one that kept two. Only where
+nothing is drawn (a hand then is its tiles now plus those it played since)
+and without a spinner.
 
 >>> import random
 >>> from engine.match import Match
@@ -68,14 +71,16 @@ True
 
 from __future__ import annotations
 
+import functools
 import itertools
+import math
 import random
 from typing import NamedTuple
 
 from engine.events import Drew, Passed, Played
 from engine.line import EMPTY_LINE
 from engine.observation import Observation
-from engine.players.sim import BIT, FULL_MASK, INDEX, NUMBER_MASK, PIPS, mask_of, tiles_of
+from engine.players.sim import BIT, DOUBLE, FULL_MASK, INDEX, NUMBER_MASK, PIPS, TILE_COUNT, mask_of, tiles_of
 from engine.rules import Starter
 from engine.state import RoundState
 from engine.tiles import ALL_TILES, Tile, heaviness
@@ -458,48 +463,120 @@ def determinize(observation: Observation, world: World) -> RoundState:
     )
 
 
+class PlayModel(NamedTuple):
+    """How a seat is expected to pick the tile it plays among those that fit, as log-odds.
+
+    A tile's odds are ``exp(pips x tile's pips / 12 + double x (1 if a double) + keeps x k)``,
+    where ``k`` is how many of the other tiles in the seat's hand then show a number the tile
+    opens (for a lead, either of its numbers): a player sheds heavy tiles and doubles, and plays
+    so that it can follow its own number. All zero is a blind pick among the fitting tiles.
+    """
+
+    pips: float = 0.0
+    double: float = 0.0
+    keeps: float = 0.0
+
+    def odds(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
+        """Every tile's odds before ``keeps``, and the factor of each count kept (0 to 7)."""
+        return _odds(self)
+
+
+@functools.cache
+def _odds(model: PlayModel) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    pips, double, keeps = model
+    base = tuple(math.exp(pips * PIPS[index] / 12.0 + double * DOUBLE[index]) for index in range(TILE_COUNT))
+    kept = tuple(math.exp(keeps * count / 6.0) for count in range(TILE_COUNT))
+    return base, kept
+
+
 class Evidence(NamedTuple):
     """One past play by another seat, for weighing worlds by how well they explain it."""
 
     seat: int
     tile: int  # the tile it played
-    fitting: int  # mask: the tiles that fitted the open ends then
+    fitting: int  # mask: the tiles that fitted the open ends then (a lead: every tile)
     later: int  # mask: the tile played and those the seat played after it (in its hand then, gone now)
+    opens: tuple[tuple[int, ...], ...]  # per tile: masks of the tiles showing a number it would open
+    lead: bool  # a lead of the seat's own choice
 
 
-def play_evidence(observation: Observation) -> tuple[Evidence, ...]:
+def play_evidence(observation: Observation, *, leads: bool = False) -> tuple[Evidence, ...]:
     """The other seats' plays on a line with open ends, where a world can say how many tiles the seat
-    could have played. Only without a boneyard to draw from and without a spinner (a hand then is
-    its tiles now plus those it played since), else nothing."""
+    could have played (``leads``: a lead the rules let the leader pick as well, every tile fitting
+    then). Only without a boneyard to draw from and without a spinner (a hand then is its tiles now
+    plus those it played since), else nothing."""
     table = observation.table
     rules = table.rules
     if rules.draws or rules.spinner:
         return ()
+    free_lead = leads and rules.starter is Starter.MATCH
     plays = [event for event in table.history if type(event) is Played]
     found: list[Evidence] = []
     line = EMPTY_LINE
     for position, event in enumerate(plays):
         seat = event.seat
-        if line.lead is not None and seat != observation.seat:
+        lead = line.lead is None
+        if seat != observation.seat and (free_lead or not lead):
             since = BIT[INDEX[event.tile]]
             for after in plays[position + 1 :]:
                 if after.seat == seat:
                     since |= BIT[INDEX[after.tile]]
-            found.append(
-                Evidence(seat, INDEX[event.tile], ends_mask(tuple(v for v in line.ends if v is not None)), since)
-            )
+            ends = tuple(v for v in line.ends if v is not None)
+            fitting = FULL_MASK if lead else ends_mask(ends)
+            found.append(Evidence(seat, INDEX[event.tile], fitting, since, opened_numbers(ends, fitting), lead))
         line = line.place(event.tile, event.end, spinner=False)
     return tuple(found)
 
 
-def likelihood(evidence: tuple[Evidence, ...], hands: list[int], power: float, heavy: float = 0.0) -> float:
+def opened_numbers(ends: tuple[int, ...], fitting: int) -> tuple[tuple[int, ...], ...]:
+    """For each tile that fits ``ends`` (no ends: a lead), the masks of the numbers it would leave open."""
+    opens: list[tuple[int, ...]] = []
+    for index, tile in enumerate(ALL_TILES):
+        if not fitting & BIT[index]:
+            opens.append(())
+        elif not ends:
+            opens.append((NUMBER_MASK[tile.high] | NUMBER_MASK[tile.low],))
+        else:
+            opened = {tile.other(value) for value in ends if tile.has(value)}
+            opens.append(tuple(NUMBER_MASK[value] for value in sorted(opened)))
+    return tuple(opens)
+
+
+def likelihood(
+    evidence: tuple[Evidence, ...],
+    hands: list[int],
+    power: float,
+    heavy: float = 0.0,
+    models: tuple[PlayModel, PlayModel] | None = None,
+) -> float:
     """How well ``hands`` explain the plays, if every seat picked among its fitting tiles at random
-    (``heavy`` > 0: with odds 1 + ``heavy`` x pips / 12, so heavier tiles likelier): the product of
-    the chances of the tiles played, to the ``power`` (0: every world alike)."""
+    (``heavy`` > 0: with odds 1 + ``heavy`` x pips / 12, so heavier tiles likelier; ``models``: as
+    the first :class:`PlayModel` says, a lead as the second): the product of the chances of the
+    tiles played, to the ``power`` (0: every world alike)."""
     weight = 1.0
-    for seat, tile, fitting, later in evidence:
-        options = (hands[seat] | later) & fitting
-        if heavy:
+    if models is not None:
+        plays, leads = models
+        play_odds, lead_odds = plays.odds(), leads.odds()
+    for seat, tile, fitting, later, opens, lead in evidence:
+        held = hands[seat] | later
+        options = held & fitting
+        if models is not None:
+            base, kept = lead_odds if lead else play_odds
+            total = 0.0
+            chosen = 0.0
+            for index in tiles_of(options):
+                rest = held & ~BIT[index]
+                count = 0
+                for mask in opens[index]:
+                    shown = (rest & mask).bit_count()
+                    if shown > count:
+                        count = shown
+                odds = base[index] * kept[count]
+                total += odds
+                if index == tile:
+                    chosen = odds
+            weight *= chosen / total
+        elif heavy:
             total = 0.0
             for index in tiles_of(options):
                 total += 1.0 + heavy * PIPS[index] / 12.0

@@ -70,21 +70,22 @@ def test_alpha_beta_agrees_with_plain_minimax(preset: str) -> None:
     assert checked >= 5
 
 
-def _cautious(sim: Sim, stakes: Stakes, caution: float) -> float:
-    """The seat's best at its own turns; elsewhere best with probability ``caution``, else any move."""
+def _cautious(sim: Sim, stakes: Stakes, caution: float, own: float = 1.0) -> float:
+    """Each seat's best with probability ``caution`` (the seat's own: ``own``), else any move."""
     if sim.over:
         return stakes.value(sim)
     values = []
     for move in sim.distinct_moves():
         child = sim.copy()
         child.play(move)
-        values.append(_cautious(child, stakes, caution))
+        values.append(_cautious(child, stakes, caution, own))
+    mean = sum(values) / len(values)
     if sim.turn == stakes.me:
-        return max(values)
-    return caution * min(values) + (1 - caution) * sum(values) / len(values)
+        return own * max(values) + (1 - own) * mean
+    return caution * min(values) + (1 - caution) * mean
 
 
-def test_the_cautious_search_models_opponents_who_cannot_see() -> None:
+def test_the_cautious_search_models_players_who_cannot_see() -> None:
     checked = 0
     for seed in range(100):
         found = _endgame("block", 2, 0, seed, tiles_left=8)
@@ -92,9 +93,9 @@ def test_the_cautious_search_models_opponents_who_cannot_see() -> None:
             continue
         game, sim = found
         stakes = Stakes(game.observe(game.round.turn))
-        for caution in (0.0, 0.6):
-            expected = _cautious(sim.copy(), stakes, caution)
-            assert Solver(stakes, 10**7, caution).value(sim.copy()) == pytest.approx(expected)
+        for caution, own in ((0.0, 1.0), (0.6, 1.0), (0.6, 0.7), (1.0, 0.5)):
+            expected = _cautious(sim.copy(), stakes, caution, own)
+            assert Solver(stakes, 10**7, caution, own).value(sim.copy()) == pytest.approx(expected)
         checked += 1
         if checked == 10:
             break

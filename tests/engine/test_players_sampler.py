@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 
 import pytest
 
 from engine import ALL_TILES, PRESETS, Boneyard, Drew, Match, Observation, Passed, Played, Rules, Tile
-from engine.players.sampler import World, beliefs_of, determinize, likelihood, play_evidence, sample_world
-from engine.players.sim import INDEX, mask_of
+from engine.players.sampler import (
+    Evidence,
+    PlayModel,
+    World,
+    beliefs_of,
+    determinize,
+    ends_mask,
+    likelihood,
+    opened_numbers,
+    play_evidence,
+    sample_world,
+)
+from engine.players.sim import BIT, FULL_MASK, INDEX, mask_of
 from engine.rules import ANCHORS
 
 CASES = [(preset, seats) for preset, rules in PRESETS.items() for seats in range(rules.min_seats, rules.max_seats + 1)]
@@ -162,6 +174,41 @@ def test_a_world_where_the_play_was_the_only_choice_explains_it_better() -> None
     assert heavy == pytest.approx(
         (1 + 2 * reply.tile.pips / 12) / sum(1 + 2 * tile.pips / 12 for tile in [reply.tile, *others])
     )
+    sharper = likelihood(evidence, crowded, 1.0, models=(PlayModel(pips=2.0), PlayModel()))
+    assert sharper == pytest.approx(
+        math.exp(2 * reply.tile.pips / 12) / sum(math.exp(2 * tile.pips / 12) for tile in [reply.tile, *others])
+    )
+
+
+def test_a_play_that_keeps_the_seat_able_to_follow_its_own_number_is_likelier() -> None:
+    """Ends 6 and 1; the other seat played 6-3. A world where it still holds two 3s explains that play
+    better than one where it held two tiles that fitted but opened numbers it no longer held."""
+    fitting = ends_mask((6, 1))
+    played = INDEX[Tile(6, 3)]
+    evidence = (Evidence(1, played, fitting, BIT[played], opened_numbers((6, 1), fitting), False),)
+    keeping = [0, mask_of([Tile(6, 5), Tile(3, 3), Tile(3, 2)])]  # 6-5 fitted too; 3-3 and 3-2 follow the 3
+    stranded = [0, mask_of([Tile(6, 5), Tile(5, 5), Tile(5, 2)])]  # 6-5 would have kept the 5s
+    follower = (PlayModel(keeps=4.5), PlayModel())
+    assert likelihood(evidence, keeping, 1.0) == likelihood(evidence, stranded, 1.0) == pytest.approx(1 / 2)
+    assert likelihood(evidence, keeping, 1.0, models=follower) > 1 / 2
+    assert likelihood(evidence, stranded, 1.0, models=follower) < 1 / 2
+
+
+def test_a_lead_of_the_leaders_choice_is_evidence_a_forced_lead_is_not() -> None:
+    free = Match.new(ANCHORS["block-2x7"], 2, random.Random(4), 0)
+    lead = free.round.legal_moves()[0]
+    free = free.apply(lead)
+    assert play_evidence(free.observe(1)) == ()  # unless asked for
+    (item,) = play_evidence(free.observe(1), leads=True)
+    assert (item.seat, item.tile, item.lead, item.fitting) == (0, INDEX[lead.tile], True, FULL_MASK)
+    heavy_leader = (PlayModel(), PlayModel(pips=4.0))
+    light = [mask_of([Tile(0, 0), Tile(1, 0)]), 0]
+    heavy = [mask_of([Tile(6, 6), Tile(6, 5)]), 0]
+    assert likelihood((item,), light, 1.0, models=heavy_leader) > likelihood((item,), heavy, 1.0, models=heavy_leader)
+
+    forced = Match.new(ANCHORS["block-4x7"], 4, random.Random(4))
+    forced = forced.apply(forced.round.legal_moves()[0])
+    assert play_evidence(forced.observe(forced.round.turn), leads=True) == ()
 
 
 def test_no_evidence_where_hands_change_by_drawing() -> None:
