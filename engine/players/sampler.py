@@ -43,14 +43,16 @@ What the plays suggest
 ----------------------
 
 The rest is soft evidence: which tile a seat chose. :func:`play_evidence`
-lists the other seats' plays with the tiles that fitted then (and a lead the
-leader picked freely, when every tile fitted), and :func:`likelihood` says how
-well a world explains them if each seat picked among the fitting tiles it held
-as a :class:`PlayModel` says: heavy tiles and doubles first, and tiles that
-leave it able to follow the number it opens (the search weighs its worlds by
-it). A seat that played a 2 while, in this world, it held five other tiles
-that fitted is less likely than one with no other choice; one that opened a 3
-while holding no other 3 is less likely than one that kept two. Only where
+lists the other seats' plays with the tiles that fitted then (on request, a
+lead the leader picked freely too, when every tile fitted), and
+:func:`likelihood` says how well a world explains them if each seat picked
+among the fitting tiles it held with odds growing with the pips, or as a
+:class:`PlayModel` says: heavy tiles and doubles first, and tiles that leave
+it able to follow the number it opens (the search weighs its worlds by it). A
+seat that played a 2 while, in this world, it held five other tiles that
+fitted is less likely than one with no other choice; under a
+:class:`PlayModel`, one that opened a 3 while holding no other 3 is less
+likely than one that kept two. Only where
 nothing is drawn (a hand then is its tiles now plus those it played since)
 and without a spinner.
 
@@ -477,7 +479,7 @@ class PlayModel(NamedTuple):
     keeps: float = 0.0
 
     def odds(self) -> tuple[tuple[float, ...], tuple[float, ...]]:
-        """Every tile's odds before ``keeps``, and the factor of each count kept (0 to 7)."""
+        """Every tile's odds before ``keeps``, and the factor ``keeps`` gives each count of tiles kept."""
         return _odds(self)
 
 
