@@ -401,8 +401,8 @@ class Hard:
     }
     """By seat count, a sharper model of the same (:class:`~engine.players.sampler.PlayModel`), for a play
     and for a lead of the leader's choice: heavy tiles, doubles, and tiles that leave the seat able to
-    follow the number it opens. Fitted (and rounded) to 2,600 decisions of OpenSpiel's IS-MCTS in 2-seat block (per
-    decision it explains a play 0.09 nats and a lead 0.49 nats better than ``HEAVY``)."""
+    follow the number it opens. Fitted (and rounded) to 2,600 decisions of OpenSpiel's IS-MCTS in
+    2-seat block: per decision it explains a play 0.09 nats and a lead 0.49 nats better than ``HEAVY``."""
     OWN_CAUTION: ClassVar[dict[int, float]] = {2: 0.7}
     """By seat count (else 1), how often the exact search expects the seat itself to find its best move
     later in the round (see :class:`Solver`)."""
