@@ -83,7 +83,7 @@ def lobby_markup(game: Game) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup(
         inline_keyboard=[
             *join_rows,
-            [button(f"+🤖 {texts.level_title(level)}", LobbyAction.add(level)) for level in LEVELS],
+            [button(label, LobbyAction.add(level)) for level, label in zip(LEVELS, add_computer_labels(), strict=True)],
             options,
             [button(hint_texts.lobby_hints_button(game.doc.options.hints), LobbyAction.HINTS)],
             [
@@ -185,6 +185,14 @@ def level_rows(game: Game, match: Match) -> list[list[InlineKeyboardButton]]:
         for level, label in zip(LEVELS, level_labels(current), strict=True)
     ]
     return [row]
+
+
+def add_computer_labels() -> list[str]:
+    """The lobby's row that adds a computer: "+🤖 Easy", "+🤖 Medium", "+🤖 Hard"; without the space
+    in a language where a label would not fit a button of a row of three ("+🤖Середній")."""
+    titles = [texts.level_title(level) for level in LEVELS]
+    spaced = all(len(f"+🤖 {title}") <= ROW_OF_THREE_LABEL_LIMIT for title in titles)
+    return [f"+🤖 {title}" if spaced else f"+🤖{title}" for title in titles]
 
 
 def level_labels(current: str) -> list[str]:
