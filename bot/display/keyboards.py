@@ -187,12 +187,15 @@ def level_rows(game: Game, match: Match) -> list[list[InlineKeyboardButton]]:
     return [row]
 
 
+def fit_a_row_of_three(labels: list[str]) -> bool:
+    return all(len(label) <= ROW_OF_THREE_LABEL_LIMIT for label in labels)
+
+
 def add_computer_labels() -> list[str]:
     """The lobby's row that adds a computer: "+🤖 Easy", "+🤖 Medium", "+🤖 Hard"; without the space
     in a language where a label would not fit a button of a row of three ("+🤖Середній")."""
-    titles = [texts.level_title(level) for level in LEVELS]
-    spaced = all(len(f"+🤖 {title}") <= ROW_OF_THREE_LABEL_LIMIT for title in titles)
-    return [f"+🤖 {title}" if spaced else f"+🤖{title}" for title in titles]
+    spaced = [f"+🤖 {texts.level_title(level)}" for level in LEVELS]
+    return spaced if fit_a_row_of_three(spaced) else [label.replace(" ", "", 1) for label in spaced]
 
 
 def level_labels(current: str) -> list[str]:
@@ -200,7 +203,7 @@ def level_labels(current: str) -> list[str]:
     robots in a language where a ticked label would not fit a button of a row of three ("Лёгкий",
     "Средний ✓", "Сложный"): whichever level is ticked, so the row keeps its look when the level changes."""
     titles = [texts.level_title(level) for level in LEVELS]
-    robots = all(len(f"🤖 {title} ✓") <= ROW_OF_THREE_LABEL_LIMIT for title in titles)
+    robots = fit_a_row_of_three([f"🤖 {title} ✓" for title in titles])
     return [
         ("🤖 " if robots else "") + title + (" ✓" if level == current else "")
         for level, title in zip(LEVELS, titles, strict=True)

@@ -288,10 +288,6 @@ def _unconstrained(observation: Observation) -> Knowledge:
     return Knowledge(unseen, groups)
 
 
-def _popcount(mask: int) -> int:
-    return bin(mask).count("1")
-
-
 def _pick(mask: int, count: int, rng: random.Random) -> list[int]:
     """``count`` tile indices chosen uniformly from ``mask``."""
     return rng.sample(tiles_of(mask), count)
@@ -301,7 +297,7 @@ def deal_hidden(knowledge: Knowledge, rng: random.Random) -> tuple[list[int], li
     """Hidden hands (masks, the observer's left 0) and the boneyard order; None on a dead end."""
     seats = len(knowledge.groups)
     slots = [
-        (_popcount(knowledge.unseen & ~group.forbidden), seat, group)
+        ((knowledge.unseen & ~group.forbidden).bit_count(), seat, group)
         for seat in range(seats)
         for group in knowledge.groups[seat]
     ]
@@ -310,7 +306,7 @@ def deal_hidden(knowledge: Knowledge, rng: random.Random) -> tuple[list[int], li
     hands = [0] * seats
     for _, seat, group in slots:
         allowed = left & ~group.forbidden
-        if _popcount(allowed) < group.size:
+        if allowed.bit_count() < group.size:
             return None
         for tile in _pick(allowed, group.size, rng):
             hands[seat] |= BIT[tile]
@@ -364,7 +360,7 @@ def _mix(knowledge: Knowledge, hands: list[int], rng: random.Random) -> None:
 def _nested(groups: tuple[Group, ...]) -> bool:
     """Whether the groups' forbidden masks contain one another (always, except for a tile just drawn
     by a seat that is to play, which must fit)."""
-    ordered = sorted((group.forbidden for group in groups), key=_popcount, reverse=True)
+    ordered = sorted((group.forbidden for group in groups), key=int.bit_count, reverse=True)
     return all(wide & narrow == narrow for wide, narrow in itertools.pairwise(ordered))
 
 
@@ -383,7 +379,7 @@ def _fits_groups(hand: int, groups: tuple[Group, ...], limit: int) -> bool:
     if len(groups) == 1:
         return True
     left = hand
-    for group in sorted(groups, key=lambda g: -_popcount(g.forbidden)):
+    for group in sorted(groups, key=lambda g: -g.forbidden.bit_count()):
         allowed = tiles_of(left & ~group.forbidden)
         if len(allowed) < group.size:
             return False
@@ -584,7 +580,7 @@ def likelihood(
                 total += 1.0 + heavy * PIPS[index] / 12.0
             weight *= (1.0 + heavy * PIPS[tile] / 12.0) / total
         else:
-            count = _popcount(options)
+            count = options.bit_count()
             if count > 1:
                 weight /= count
     return weight**power if power != 1.0 else weight

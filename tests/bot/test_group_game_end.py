@@ -15,23 +15,18 @@ import random
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import pytest
 import pytest_asyncio
 
 from bot.display import captions
-from bot.display.boards import BoardPainter
-from bot.display.pictures import PictureMaker
-from bot.display.presenter import Presenter
 from bot.model import absence, scores
 from bot.model.game import Game, GameState, HandMessage, Seat, TableDoc, record_of
-from bot.telegram.outbox import Outbox
 from bot.words.i18n import speaking
-from bot.words.languages import Languages
 from engine import Match, Rules
 from storage import Database, GameRow, GameStatus
-from tests.bot.test_results_once import Boards, Killed, Pictures  # the same stand-ins
+from tests.bot.test_results_once import Killed, presenter  # the same stand-ins
 from tests.bot.test_results_once import Telegram as OutboxStandIn
 
 ANN, BOB = 7, 8
@@ -138,12 +133,6 @@ async def db(tmp_path: Path) -> AsyncIterator[Database]:
         yield database
     finally:
         await database.close()
-
-
-def presenter(db: Database, telegram: Telegram) -> Presenter:
-    return Presenter(
-        db, cast(Outbox, telegram), cast(PictureMaker, Pictures()), cast(BoardPainter, Boards()), Languages(db)
-    )
 
 
 async def finished_group_game(db: Database, seats: tuple[Seat, Seat]) -> Game:
