@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from engine import Match, RoundState, Rules, Tile
+from engine import Match, Move, RoundState, Rules, Tile
 from engine.players import Easy, Hard, Medium, Player
-from engine.players.hard import Solver, Stakes
-from engine.players.sampler import determinize, sample_world
-from engine.players.sim import Sim
+from engine.players.hard import Solver, Stakes, _modelled_move, greedy_playout, modelled_playout
+from engine.players.sampler import PlayModel, determinize, sample_world
+from engine.players.sim import INDEX, Sim
 
 T = Tile.parse
 
@@ -173,6 +173,45 @@ def _all_tiles() -> list[Tile]:
     from engine import ALL_TILES
 
     return list(ALL_TILES)
+
+
+def _after_a_double_six() -> Sim:
+    """Seat 1 to answer 6-6 with 6-2 (heavier, and it holds no other 2) or 6-0 (it holds three 0s)."""
+    game = _opening(
+        "block",
+        [["6-6", "1-1", "2-1", "3-1", "4-1", "5-1", "6-1"], ["6-2", "6-0", "3-0", "4-0", "5-0", "3-3", "4-4"]],
+    )
+    game = game.apply(Move(T("6-6")))
+    return Sim.from_state(game.round)
+
+
+@pytest.mark.parametrize(("model", "expected"), [(PlayModel(pips=30.0), "6-2"), (PlayModel(keeps=30.0), "6-0")])
+def test_in_a_modelled_playout_the_others_pick_as_the_model_says(model: PlayModel, expected: str) -> None:
+    sim = _after_a_double_six()
+    rng = random.Random(1)
+    picks = [_modelled_move(sim, sim.moves(), rng, model.odds())[0] for _ in range(200)]
+    assert picks.count(INDEX[T(expected)]) >= 190
+
+
+def test_a_modelled_playout_plays_the_round_out() -> None:
+    sim = _after_a_double_six()
+    modelled_playout(PlayModel(pips=3.5, keeps=4.5), me=0)(sim, random.Random(2))
+    assert sim.over
+
+
+@pytest.mark.parametrize(
+    ("preset", "seats", "modelled"),
+    [("block", 2, True), ("quickblock", 2, True), ("draw", 2, False), ("fives", 2, False), ("block", 4, False)],
+)
+def test_hard_plays_out_with_its_model_of_the_others_only_where_the_model_fits(
+    preset: str, seats: int, modelled: bool
+) -> None:
+    """The model is of two-seat play that scores no fives and draws nothing (what it was fitted to)."""
+    rules = Rules.preset(preset)
+    game = Match.new(rules, seats, random.Random(3), None if rules.forced_lead else 0)
+    chosen = Hard()._playout(game.observe(0))
+    assert (chosen is not greedy_playout) == modelled
+    assert Hard(playout=greedy_playout)._playout(game.observe(0)) is greedy_playout
 
 
 def test_medium_scores_fives_when_it_can() -> None:
