@@ -134,10 +134,11 @@ from engine.players.sampler import (
     determinize,
     likelihood,
     play_evidence,
+    plays_are_readable,
     sample_hidden,
     sample_world,
 )
-from engine.players.sim import BIT, DOUBLE, HIGH, LEAD, LOW, NUMBER_MASK, PIPS, Sim, SimMove, from_move, mask_of
+from engine.players.sim import BIT, DOUBLE, HIGH, LEAD, LOW, NUMBER_MASK, OUTER, PIPS, Sim, SimMove, from_move, mask_of
 from engine.rules import InPlay, Teams
 from engine.state import Move, round_score
 
@@ -285,7 +286,7 @@ def _modelled_move(
         if end == LEAD:
             opened = NUMBER_MASK[HIGH[tile]] | NUMBER_MASK[LOW[tile]]
         else:
-            opened = NUMBER_MASK[LOW[tile] if HIGH[tile] == ends[end] else HIGH[tile]]
+            opened = NUMBER_MASK[OUTER[ends[end]][tile]]
         weight = base[tile] * kept[(hand & ~BIT[tile] & opened).bit_count()]
         weights.append(weight)
         total += weight
@@ -530,7 +531,7 @@ class Hard:
             return self.playout
         rules = observation.table.rules
         models = self.PLAY_MODELS.get(observation.table.seats)
-        if models is None or rules.draws or rules.spinner or rules.in_play is not InPlay.NONE:
+        if models is None or not plays_are_readable(rules) or rules.in_play is not InPlay.NONE:
             return greedy_playout
         return modelled_playout(models[0], observation.seat)
 

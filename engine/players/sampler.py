@@ -83,7 +83,7 @@ from engine.events import Drew, Passed, Played
 from engine.line import EMPTY_LINE
 from engine.observation import Observation
 from engine.players.sim import BIT, DOUBLE, FULL_MASK, INDEX, NUMBER_MASK, PIPS, TILE_COUNT, mask_of, tiles_of
-from engine.rules import Starter
+from engine.rules import Rules, Starter
 from engine.state import RoundState
 from engine.tiles import ALL_TILES, Tile, heaviness
 
@@ -505,7 +505,7 @@ def play_evidence(observation: Observation, *, leads: bool = False) -> tuple[Evi
     plus those it played since), else nothing."""
     table = observation.table
     rules = table.rules
-    if rules.draws or rules.spinner:
+    if not plays_are_readable(rules):
         return ()
     free_lead = leads and rules.starter is Starter.MATCH
     plays = [event for event in table.history if type(event) is Played]
@@ -524,6 +524,12 @@ def play_evidence(observation: Observation, *, leads: bool = False) -> tuple[Evi
             found.append(Evidence(seat, INDEX[event.tile], fitting, since, opened_numbers(ends, fitting), lead))
         line = line.place(event.tile, event.end, spinner=False)
     return tuple(found)
+
+
+def plays_are_readable(rules: Rules) -> bool:
+    """Whether a world can say which tiles a seat held at each of its plays: with nothing drawn and no
+    spinner, a hand then was its tiles now plus those it played since."""
+    return not rules.draws and not rules.spinner
 
 
 def opened_numbers(ends: tuple[int, ...], fitting: int) -> tuple[tuple[int, ...], ...]:
