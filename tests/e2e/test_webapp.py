@@ -14,7 +14,7 @@ import pytest
 from testkit.fake_telegram import FakeTelegram, User
 from testkit.fake_telegram.webapp import init_data
 from testkit.launcher import free_port
-from testkit.people.players import hand_message, open_private_game, play_from_hand
+from testkit.people.players import hand_message, open_private_game, play_from_hand, tile_buttons
 from tests.e2e.conftest import running_bot
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
@@ -102,16 +102,24 @@ async def test_the_table_page_shows_each_reader_their_own_and_takes_a_move(fake:
             watched = [f for f in await _frames(spectator) if f["type"] == "table"]
             assert watched and all(f["hand"] == [] for f in watched)  # the spectator saw it, and no hand
             # While Ann plays at the table her hand message waits; once she closes it, the chat
-            # shows the game as it is now: her move in the caption.
+            # shows the game as it is now: her move in the caption, and her hand without the tile.
+            # The caption names the last three events, so her move is gone from it only behind three
+            # later ones (the computer played, she had to pass, the computer played again).
             tile = f"[{playable['tile'][0]}|{playable['tile'][1]}]"
+            code = f"{playable['tile'][0]}{playable['tile'][1]}"
             await socket.close()
             await spectator.close()
 
-            def caption() -> str:
-                message = hand_message(fake, ann) or fake.last_message(ann)
-                return message.shown_text if message is not None else ""
+            def shown_now() -> bool:
+                message = hand_message(fake, ann)
+                if message is None:  # the round is over: the result says what was played
+                    last = fake.last_message(ann)
+                    return last is not None and tile in last.shown_text
+                recent = message.shown_text.splitlines()[-1]
+                in_hand = any(button.tile == code for button in tile_buttons(message.inline_keyboard))
+                return not in_hand and (tile in recent or recent.count(". ") >= 2)
 
-            await fake.wait_for(lambda: tile in caption(), 10, what="the move in the chat once the page closed")
+            await fake.wait_for(shown_now, 10, what="the move in the chat once the page closed")
 
             # A move made with a chat button shows in a page at once.
             socket = await session.ws_connect(url(ann))
