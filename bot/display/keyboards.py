@@ -104,9 +104,10 @@ def board_markup(game: Game, links: TableLinks | None = None) -> InlineKeyboardM
     return InlineKeyboardMarkup(inline_keyboard=[row])
 
 
-def hand_markup(game: Game, match: Match, seat: int, links: TableLinks | None = None) -> InlineKeyboardMarkup:
+def hand_markup(game: Game, match: Match, seat: int, links: TableLinks | None = None) -> InlineKeyboardMarkup | None:
     """A button per tile while the match runs, playable ones marked on this seat's turn; 💡, the levels,
-    the table page's button; under a finished private game only "Play again"."""
+    the table page's button; under a finished private game only "Play again"; under a finished group
+    game nothing (None: a hand sent then has no keyboard, an edit then takes its buttons away)."""
     my_turn = absence.to_move(game.doc, match, seat)
     version = turn_number(match)
     # Once the match is over a tile can no longer be played: the tiles left are in the picture.
@@ -130,7 +131,7 @@ def hand_markup(game: Game, match: Match, seat: int, links: TableLinks | None = 
                 )
             ]
         )
-    return InlineKeyboardMarkup(inline_keyboard=rows or [[]])
+    return InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
 
 
 def tile_rows(game: Game, match: Match, seat: int, my_turn: bool) -> list[list[InlineKeyboardButton]]:

@@ -213,12 +213,12 @@ class Presenter:
         round_prefix = f"{len(match.rounds) - 1}:"
         my_turn = absence.to_move(game.doc, match, seat)  # an away seat's turn is its computer's
         current = game.doc.game.hands.get(seat)
+        frozen = round_prefix + ("over" if match.is_over else "waiting")
         chat = user_id
         try:
             if current is None or not current.turn_key.startswith(round_prefix):
-                return await self._send_hand(
-                    game, match, seat, chat, current, key if my_turn else round_prefix + "waiting"
-                )
+                # (A match can be over before a person is ever on turn: a quick block lead nobody can follow.)
+                return await self._send_hand(game, match, seat, chat, current, key if my_turn else frozen)
             if game.row.kind == "private":  # a friend room's hands work as a group game's, without the board
                 caption, markup = (
                     captions.hand_caption(game, match, seat),
@@ -239,7 +239,6 @@ class Presenter:
                     markup = keyboards.hand_markup(game, match, seat, self.links)
                     await self.outbox.edit_markup(chat, current.message_id, markup)
                 return None
-            frozen = round_prefix + ("over" if match.is_over else "waiting")
             if current.turn_key == frozen or (current.turn_key.endswith(":waiting") and not match.is_over):
                 return None
             # The move just made shows where it was made, at once and even when only computers play

@@ -50,6 +50,17 @@ def played(preset: str, *, to_the_end: bool = True, seed: int = 5) -> Match:
     return match
 
 
+def over_with_forced_moves_only(preset: str) -> Match:
+    """The first deal (by seed) that ends its match with nobody ever choosing a move."""
+    for seed in range(10_000):
+        match = Match.new(Rules.preset(preset), 2, random.Random(seed))
+        while not match.is_over and len(match.round.legal_moves()) == 1:
+            match = match.apply(match.round.legal_moves()[0], seat=match.round.turn)
+        if match.is_over:
+            return match
+    raise AssertionError(f"no {preset} deal ends by forced moves alone")
+
+
 def game_of(match: Match, kind: str, *, killed: bool = False, name: str = "Ann") -> Game:
     doc = TableDoc(seats=(Seat(name, ANN), Seat("Bob", BOB)), game=GameState(killed=killed))
     status = GameStatus.FINISHED if match.is_over else GameStatus.PLAYING
@@ -107,11 +118,14 @@ class Telegram(OutboxStandIn):
         super().__init__(kill_at)
         self.sent: list[tuple[int, str]] = []  # (chat, file name) of each photo sent
         self.edits: list[tuple[int, int, str]] = []  # (chat, message, caption) of each hand edited
+        self.hands_sent: list[tuple[int, str, Any]] = []  # (chat, caption, keyboard) of each hand sent
 
     async def send_photo(self, chat_id: int, data: bytes, filename: str, caption: str, *rest: Any, **kw: Any) -> int:
         if chat_id == self.kill_at:
             raise Killed
         self.sent.append((chat_id, filename))
+        if chat_id > 0:
+            self.hands_sent.append((chat_id, caption, rest[0] if rest else kw.get("markup")))
         self.next_id += 1
         return self.next_id
 
@@ -171,6 +185,26 @@ async def test_each_hand_is_edited_once_with_the_end_line_and_nothing_new_reache
     again = Telegram()  # synced again (another commit, a wake-up): everything is shown already
     await presenter(db, again).sync(await stored(db, game))
     assert again.sent == [] and again.edits == []
+
+
+async def test_a_game_over_before_anyone_was_on_turn_sends_each_hand_once_saying_so(db: Database) -> None:
+    """A lead nobody can follow ends a quick block round at once: the first hand each person gets is
+    already the last, with the end line and no keyboard, and it is stored as such (no edit later)."""
+    match = over_with_forced_moves_only("quickblock")
+    doc = TableDoc(seats=(Seat("Ann", ANN), Seat("Bob", BOB)), game=GameState(record=record_of(match)))
+    row = await db.games.create(
+        chat_id=GROUP, kind="group", status=GameStatus.FINISHED, preset="quickblock", creator_id=ANN, data=doc.to_json()
+    )
+    telegram = Telegram()
+    game = await presenter(db, telegram).sync(Game(row, doc, match))
+
+    assert sorted(chat for chat, _, _ in telegram.hands_sent) == [ANN, BOB]
+    assert all(caption.splitlines()[-1] == END_LINES["en"] for _, caption, _ in telegram.hands_sent)
+    assert all(keyboard is None for _, _, keyboard in telegram.hands_sent)
+    assert all(hand.turn_key.endswith(":over") for hand in game.doc.game.hands.values())
+    again = Telegram()
+    await presenter(db, again).sync(await stored(db, game))
+    assert again.hands_sent == [] and again.edits == []
 
 
 async def test_a_death_among_the_hand_edits_leaves_the_result_unposted_for_the_restart(db: Database) -> None:

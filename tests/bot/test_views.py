@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.display import captions, keyboards
 from bot.display.names import shown_name, shown_names
@@ -50,6 +51,11 @@ def test_callback_data_fits_in_64_bytes_at_its_largest() -> None:
         assert 1 <= len(data.encode()) <= 64, data
 
 
+def _rows(markup: InlineKeyboardMarkup | None) -> list[list[InlineKeyboardButton]]:
+    """The keyboard's rows; none for no keyboard."""
+    return markup.inline_keyboard if markup is not None else []
+
+
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_captions_and_keyboards_stay_within_limits(preset: str) -> None:
     rules = Rules.preset(preset)
@@ -59,8 +65,7 @@ def test_captions_and_keyboards_stay_within_limits(preset: str) -> None:
             assert len(captions.board_caption(game, match)) <= 1024
             for seat in range(seats):
                 assert len(captions.hand_caption(game, match, seat)) <= 1024
-                markup = keyboards.hand_markup(game, match, seat)
-                for row in markup.inline_keyboard:
+                for row in _rows(keyboards.hand_markup(game, match, seat)):
                     for button in row:
                         assert button.callback_data and len(button.callback_data.encode()) <= 64
             for index, state in enumerate(match.rounds):
@@ -95,7 +100,7 @@ def test_a_finished_game_leaves_no_tile_to_tap(kind: str) -> None:
     seat = max(range(2), key=lambda s: len(match.round.hands[s]))
     assert match.round.hands[seat], "a seat with tiles left, which the keyboard must not offer"
     markup = keyboards.hand_markup(game, match, seat)
-    data = [b.callback_data for row in markup.inline_keyboard for b in row]
+    data = [b.callback_data for row in _rows(markup) for b in row]
     # A private game's message keeps "Play again" (the menu works whatever became of the game).
     assert data == ([SoloTap(step=SoloStep.MENU).pack()] if kind == "private" else [])
 
