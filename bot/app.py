@@ -117,7 +117,9 @@ def _problem(location: tuple[int | str, ...], kind: str, message: str) -> str:
     name = ".".join(str(part) for part in location).upper() or "settings"
     if kind == "missing":
         return f"{name}: missing (set it in the environment or .env)"  # i18n: not shown
-    return f"{name}: {message.removeprefix('Value error, ')}"
+    message = message.removeprefix("Value error, ")
+    # The validators' own messages name their setting ("BOT_TOKEN does not look like ..."): once is enough.
+    return message if message.startswith(f"{name} ") else f"{name}: {message}"
 
 
 def build_dispatcher(

@@ -57,8 +57,26 @@ def test_bad_tokens_exit_2_with_one_line(
     out, err = capsys.readouterr()
     assert out == ""
     lines = err.strip().splitlines()
-    assert len(lines) == 1 and "BOT_TOKEN" in lines[0]
+    assert len(lines) == 1 and lines[0].count("BOT_TOKEN") == 1, lines  # not "BOT_TOKEN: BOT_TOKEN does not ..."
     assert "Traceback" not in err
+
+
+def test_each_bad_setting_is_named_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("BOT_TOKEN", "abc")
+    monkeypatch.setenv("LOG_LEVEL", "loud")
+    monkeypatch.setenv("GROUP_MESSAGES_PER_MINUTE", "many")  # a type error, in pydantic's own words
+    monkeypatch.setattr(sys, "argv", ["python -m bot"])
+    with pytest.raises(SystemExit):
+        main()
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "BOT_TOKEN does not look like a token from @BotFather" in line, line
+    assert "LOG_LEVEL must be DEBUG" in line, line
+    assert "GROUP_MESSAGES_PER_MINUTE: " in line, line  # pydantic's message does not name it: the name leads
+    for name in ("BOT_TOKEN", "LOG_LEVEL", "GROUP_MESSAGES_PER_MINUTE"):
+        assert line.count(name) == 1, line
 
 
 def test_an_unreachable_api_is_one_line_without_the_token(tmp_path: Path) -> None:
