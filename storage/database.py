@@ -3,8 +3,9 @@
 ``sqlite:///relative/path``, ``sqlite:////absolute/path`` or ``sqlite:///:memory:`` open one
 SQLite file for a single bot process; ``postgresql://user:password@host:port/database`` (or
 ``postgres://``) opens a shared database for several instances. The repositories (``db.games``,
-``db.users``, ``db.chats``, ``db.results``, and ``db.handled``: the Telegram updates that changed
-something, :mod:`storage.handled`) are the same for both (:mod:`storage.backend`).
+``db.users``, ``db.chats``, ``db.results``, ``db.handled``: the Telegram updates that changed
+something, :mod:`storage.handled`, and ``db.sent``: the replays and reviews sent once,
+:mod:`storage.sent`) are the same for both (:mod:`storage.backend`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from storage.games import GameRepository
 from storage.handled import HandledUpdates
 from storage.migrations import MIGRATIONS, POSTGRES_MIGRATIONS
 from storage.results import ResultRepository
+from storage.sent import SentOnce
 from storage.users import UserRepository
 
 __all__ = [
@@ -100,6 +102,7 @@ class Database:
         self.chats = ChatRepository(backend, games_moved=self.games.forget)
         self.results = ResultRepository(backend)
         self.handled = HandledUpdates(backend)
+        self.sent = SentOnce(backend)
 
     @classmethod
     async def open(cls, url: str, *, wake_grace: float = DEFAULT_WAKE_GRACE) -> Database:

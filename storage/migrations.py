@@ -137,6 +137,18 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE results ADD COLUMN hinted INTEGER NOT NULL DEFAULT 0;
     """,
+    # 9: a game's replay sent into a chat, its review to a person, once each (storage/sent.py):
+    # claimed while being drawn, then the message it was sent in
+    """
+    CREATE TABLE sent_once (
+        game_id INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        target INTEGER NOT NULL,
+        claimed_at REAL NOT NULL,
+        message_id INTEGER,
+        PRIMARY KEY (game_id, kind, target)
+    );
+    """,
 )
 
 # PostgreSQL: ids are BIGINT (Telegram's chat and user ids do not fit in 32 bits), times and
@@ -265,5 +277,16 @@ POSTGRES_MIGRATIONS: tuple[str, ...] = (
     """,  # 8: a game in which someone asked for a hint
     """
     ALTER TABLE results ADD COLUMN hinted INTEGER NOT NULL DEFAULT 0;
+    """,
+    # 9: a game's replay sent into a chat, its review to a person, once each
+    """
+    CREATE TABLE sent_once (
+        game_id BIGINT NOT NULL,
+        kind TEXT NOT NULL,
+        target BIGINT NOT NULL,
+        claimed_at DOUBLE PRECISION NOT NULL,
+        message_id BIGINT,
+        PRIMARY KEY (game_id, kind, target)
+    );
     """,
 )

@@ -42,7 +42,7 @@ async def test_other_urls_are_refused_without_showing_a_password(url: str) -> No
 
 
 def test_both_dialects_have_the_same_migrations() -> None:
-    assert len(POSTGRES_MIGRATIONS) == len(MIGRATIONS) == 8
+    assert len(POSTGRES_MIGRATIONS) == len(MIGRATIONS) == 9
 
 
 async def test_migrations_run_once(database_url: str, dialect: str) -> None:
@@ -214,6 +214,7 @@ async def test_a_database_of_schema_4_gets_wake_ups(database_url: str) -> None:
     await old.backend.execute("DROP INDEX games_by_wake")
     await old.backend.execute("ALTER TABLE games DROP COLUMN wake_at")
     await old.backend.execute("ALTER TABLE results DROP COLUMN hinted")  # migration 8, undone
+    await old.backend.execute("DROP TABLE sent_once")  # migration 9, undone
     await old.backend.execute("DELETE FROM schema_version WHERE version >= 5")
     await old.backend.execute(
         "INSERT INTO games (chat_id, kind, status, preset, creator_id, version, data, created_at, updated_at)"
@@ -238,6 +239,7 @@ async def test_a_database_of_schema_6_drops_the_wake_ups_of_ended_games(database
     with a wake-up owes something and is woken, so the old ones are dropped (a running game's stay)."""
     old = await Database.open(database_url)
     await old.backend.execute("ALTER TABLE results DROP COLUMN hinted")  # migration 8, undone
+    await old.backend.execute("DROP TABLE sent_once")  # migration 9, undone
     await old.backend.execute("DELETE FROM schema_version WHERE version >= 7")
     rows = {}
     for status in (GameStatus.PLAYING, GameStatus.FINISHED, GameStatus.CANCELLED):
@@ -259,6 +261,7 @@ async def test_a_database_of_schema_5_gets_handled_updates(database_url: str) ->
     old = await Database.open(database_url)
     await old.backend.execute("DROP TABLE handled_updates")
     await old.backend.execute("ALTER TABLE results DROP COLUMN hinted")  # migration 8, undone
+    await old.backend.execute("DROP TABLE sent_once")  # migration 9, undone
     await old.backend.execute("DELETE FROM schema_version WHERE version >= 6")
     game = await old.games.create(
         chat_id=-5, kind="group", status=GameStatus.LOBBY, preset="duel", creator_id=1, data={}
@@ -280,6 +283,7 @@ async def test_a_database_of_schema_7_keeps_its_results_unhinted(database_url: s
     """Results stored before migration 8 were played without hints."""
     old = await Database.open(database_url)
     await old.backend.execute("ALTER TABLE results DROP COLUMN hinted")
+    await old.backend.execute("DROP TABLE sent_once")  # migration 9, undone
     await old.backend.execute("DELETE FROM schema_version WHERE version >= 8")
     game = await old.games.create(
         chat_id=-5, kind="group", status=GameStatus.FINISHED, preset="duel", creator_id=1, data={}
