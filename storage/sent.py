@@ -13,7 +13,7 @@ stopped while drawing is taken over after :data:`CLAIM_SECONDS`.
 from __future__ import annotations
 
 import time
-from enum import Enum
+from enum import StrEnum
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ CLAIM_SECONDS: Final = 300.0
 _TRIES: Final = 3  # a claim given back or taken over between our statements: look again
 
 
-class Kind(str, Enum):
+class Kind(StrEnum):
     REPLAY = "replay"  # the target is the chat it was sent into
     REVIEW = "review"  # the target is the person (their private chat)
 
