@@ -50,8 +50,9 @@ CSP = (
 _ENDS = {end.value: end for end in End}
 
 
-def _refusal(status: int, error: str) -> web.Response:
-    return web.json_response({"ok": False, "error": error}, status=status)
+def _refusal(status: int, reason: str, error: str) -> web.Response:
+    """A connection refused before the WebSocket opens: ``reason`` is what the page words for the person."""
+    return web.json_response({"ok": False, "reason": reason, "error": error}, status=status)
 
 
 class TableSite:
@@ -104,17 +105,17 @@ class TableSite:
                 self.token, request.query.get("init_data", ""), max_age=self.max_age, now=time.time()
             )
         except InitDataError as error:
-            return _refusal(401, f"initData refused: {error.reason}")  # i18n: not shown
+            return _refusal(401, error.reason.value, f"initData refused: {error.reason}")  # i18n: not shown
         origin = request.headers.get("Origin")  # i18n: not shown
         if origin is not None and origin != self.origin:
-            return _refusal(403, "this table opens from its own page only")  # i18n: not shown
+            return _refusal(403, "foreign_page", "this table opens from its own page only")  # i18n: not shown
         game_id = _game_id(request.query.get("game"), visitor.start_param)
         row = await self.db.games.get(game_id) if game_id is not None else None
         if row is None:
-            return _refusal(404, "no such game")  # i18n: not shown
+            return _refusal(404, "no_game", "no such game")  # i18n: not shown
         game = load_game(row)
         if game.match is None:
-            return _refusal(404, "the game has not started")  # i18n: not shown
+            return _refusal(404, "not_started", "the game has not started")  # i18n: not shown
         language = await self.languages.of_user(visitor.user_id, visitor.language_code)
         socket = web.WebSocketResponse(heartbeat=30, max_msg_size=FRAME_LIMIT)
         await socket.prepare(request)

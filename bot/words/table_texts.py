@@ -191,8 +191,8 @@ def page_words() -> dict[str, str]:
         "cannot_connect": _("The table cannot be reached: close it and open it again."),
         "computer": _("computer"),
         "connecting": _("Connecting…"),
-        "expired": _("This table's link has expired: open it again from the chat."),
         "no_game": _("No game to show: open the table from the game's message."),
+        **launch_refusals(),
         "offline": _("No connection: trying again…"),
         "open_in_telegram": _("Open the table from Telegram."),
         "reconnecting": _("Reconnecting…"),
@@ -202,4 +202,20 @@ def page_words() -> dict[str, str]:
         "seconds_short": _("s"),
         "tiles": _("tiles in hand"),
         "your_turn": _("Your turn!"),
+    }
+
+
+def launch_refusals() -> dict[str, str]:
+    """Why the server would not open the table to a page, one text per reason it gives
+    (``launch_<reason>``; ``bot/webapp/PROTOCOL.md``): a link that was never valid is not told it expired."""
+    return {
+        "launch_missing": _("This table was opened without Telegram's launch data: open it again from the chat."),
+        "launch_broken": _("This table's link is damaged: open it again from the chat."),
+        "launch_forged": _("This table's link is not valid: open the table again from the chat."),
+        "launch_expired": _("This table's link has expired: open it again from the chat."),
+        "launch_ahead": _("The bot's clock is behind Telegram's, so the table cannot open yet: try again later."),
+        "launch_no_user": _("Telegram did not say who you are: open the table from the game's message in the chat."),
+        "launch_foreign_page": _("This table opens only from its own page: open it from the chat."),
+        "launch_no_game": _("There is no such game: open the table from the game's message in the chat."),
+        "launch_not_started": _("This game has not started yet: open the table once it is dealt."),
     }

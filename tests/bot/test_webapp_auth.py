@@ -1,4 +1,5 @@
-"""initData: accepted only with the bot's signature, within its age, naming a person."""
+"""initData: accepted only with the bot's signature, within its age, naming a person; each refusal
+says why, and the page has its own words for each (a forged link is not told it expired)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from urllib.parse import parse_qsl, urlencode
 import pytest
 
 from bot.telegram.webapp_auth import InitDataError, InitDataReason, Visitor, verify_init_data
+from bot.words.i18n import speaking
+from bot.words.table_texts import launch_refusals, page_words
 from testkit.fake_telegram.state import User
 from testkit.fake_telegram.webapp import init_data
 
@@ -38,10 +41,14 @@ def _tampered(raw: str, **changes: str) -> str:
             InitDataReason.FORGED,
         ),
         (_tampered(init_data(TOKEN, ANN, auth_date=int(NOW - 10)), auth_date=str(int(NOW))), InitDataReason.FORGED),
-        (_tampered(init_data(TOKEN, ANN, auth_date=int(NOW)), hash=""), InitDataReason.FORGED),
-        ("user=1&&&hash", InitDataReason.FORGED),
+        (_tampered(init_data(TOKEN, ANN, auth_date=int(NOW)), hash="0" * 64), InitDataReason.FORGED),
+        (_tampered(init_data(TOKEN, ANN, auth_date=int(NOW)), hash=""), InitDataReason.BROKEN),
+        ("user=1&&&hash", InitDataReason.BROKEN),
+        ("%%%", InitDataReason.BROKEN),
+        (init_data(TOKEN, ANN, auth_date=int(NOW), extra={"receiver": "{not json}"}), InitDataReason.BROKEN),
         (init_data(TOKEN, ANN, auth_date=int(NOW - DAY - 1)), InitDataReason.EXPIRED),
-        (init_data(TOKEN, ANN, auth_date=int(NOW + 600)), InitDataReason.EXPIRED),
+        (init_data("987:other", ANN, auth_date=int(NOW - DAY - 1)), InitDataReason.FORGED),
+        (init_data(TOKEN, ANN, auth_date=int(NOW + 600)), InitDataReason.AHEAD),
         (init_data(TOKEN, None, auth_date=int(NOW)), InitDataReason.NO_USER),
     ],
     ids=[
@@ -50,9 +57,13 @@ def _tampered(raw: str, **changes: str) -> str:
         "other-bot",
         "other-user",
         "older-made-newer",
+        "wrong-hash",
         "no-hash",
         "malformed",
+        "not-a-query",
+        "signed-but-garbled",
         "expired",
+        "old-and-forged",
         "from-the-future",
         "no-user",
     ],
@@ -61,3 +72,14 @@ def test_anything_else_is_refused_with_its_reason(raw: str, reason: InitDataReas
     with pytest.raises(InitDataError) as refused:
         verify_init_data(TOKEN, raw, max_age=DAY, now=NOW)
     assert refused.value.reason is reason
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "uk"])
+def test_every_refusal_has_its_own_words_on_the_page(language: str) -> None:
+    with speaking(language):
+        words = page_words()
+        refusals = launch_refusals()
+    launch = {reason.value for reason in InitDataReason} | {"foreign_page", "no_game", "not_started"}
+    assert {f"launch_{reason}" for reason in launch} == set(refusals)
+    assert all(words[key] == text for key, text in refusals.items())
+    assert len(set(refusals.values())) == len(refusals), "two refusals share their words"

@@ -66,10 +66,18 @@ async def test_the_table_page_shows_each_reader_their_own_and_takes_a_move(fake:
                 signed = init_data(token, user, auth_date=int(time.time() - age))
                 return f"{base}/ws?game={game}&init_data={aiohttp.helpers.quote(signed, safe='')}"
 
-            # Forged, expired, and without initData: 401 before any WebSocket, and nothing else.
-            for refused in (url(ann, token="987:forged"), url(ann, age=2 * 86400), f"{base}/ws?game={game}"):
-                async with session.get(refused) as answer:
-                    assert answer.status == 401, refused
+            # Forged, expired, and without initData: 401 before any WebSocket, and nothing else; the
+            # answer's reason tells the page which (a forged link is not told it expired).
+            nowhere = url(ann).replace(f"game={game}", "game=999999")
+            for address, status, reason in (
+                (url(ann, token="987:forged"), 401, "forged"),
+                (url(ann, age=2 * 86400), 401, "expired"),
+                (f"{base}/ws?game={game}", 401, "missing"),
+                (nowhere, 404, "no_game"),
+            ):
+                async with session.get(address) as answer:
+                    assert answer.status == status, address
+                    assert (await answer.json())["reason"] == reason, address
             with pytest.raises(aiohttp.WSServerHandshakeError):
                 await session.ws_connect(url(ann), headers={"Origin": "https://evil.example"})
 

@@ -31,6 +31,21 @@
   const LOG_LINES = 4;
   const ENTER_MS = 420;
   const WIRE_ENDS = ["left", "right", "up", "down"];
+  // Why the server refuses to open the table (PROTOCOL.md), in English until the page's words
+  // (`launch_<reason>`, in the person's language) have come.
+  const LAUNCH_REFUSALS = {
+    missing: "This table was opened without Telegram's launch data: open it again from the chat.",
+    broken: "This table's link is damaged: open it again from the chat.",
+    forged: "This table's link is not valid: open the table again from the chat.",
+    expired: "This table's link has expired: open it again from the chat.",
+    ahead: "The bot's clock is behind Telegram's, so the table cannot open yet: try again later.",
+    no_user: "Telegram did not say who you are: open the table from the game's message in the chat.",
+    foreign_page: "This table opens only from its own page: open it from the chat.",
+    no_game: "There is no such game: open the table from the game's message in the chat.",
+    not_started: "This game has not started yet: open the table once it is dealt.",
+  };
+  // A refusal whose answer gave no reason we know: what its status alone says.
+  const REFUSALS = { 401: "forged", 403: "foreign_page", 404: "no_game" };
   const THEME_VARS = {
     bg_color: "--bg",
     secondary_bg_color: "--bg2",
@@ -162,7 +177,7 @@
     socket: null,
     connectedOnce: false,
     failures: 0, // sockets in a row that closed without opening (the network, a restart)
-    refused: null, // "expired" or "no_game": the server will not open this table to this page
+    refused: null, // why the server will not open this table to this page ("forged", "expired", …; PROTOCOL.md)
     freshSocket: false, // the next table frame is the first of a new socket: draw it without animation
     reconnectDelay: RECONNECT_FIRST_MS,
     reconnectTimer: null,
@@ -292,19 +307,22 @@
   }
 
   /** A socket that never opened: the browser does not say why, so one plain request to its
-   * address asks (401: the launch data is forged or too old; 404: no such game). Either is
-   * final, and said; anything else (the network, a restart) is tried again. */
+   * address asks (401: the launch data is not the bot's, or too old; 403: another site's page;
+   * 404: no such game), and its answer's `reason` says which. Any of these is final, and said in
+   * its own words; anything else (the network, a restart) is tried again. */
   async function probe() {
     let status = 0;
+    let reason = "";
     try {
       const answer = await fetch(socketUrl().replace(/^ws/, "http"), { cache: "no-store", credentials: "omit" });
       status = answer.status;
+      if (REFUSALS[status]) reason = String((await answer.json()).reason || "");
     } catch (error) {
-      status = 0;
+      // The network, or an answer that is not the server's JSON: the status alone decides.
     }
     if (state.socket) return; // a new socket meanwhile (the page shown again)
-    if (status === 401 || status === 404) {
-      state.refused = status === 401 ? "expired" : "no_game";
+    if (REFUSALS[status]) {
+      state.refused = Object.prototype.hasOwnProperty.call(LAUNCH_REFUSALS, reason) ? reason : REFUSALS[status];
       document.body.dataset.refused = state.refused;
       renderHeadline();
       renderOffline();
@@ -745,8 +763,7 @@
       return;
     }
     banner.hidden = connected;
-    if (state.refused === "expired") banner.textContent = word("expired", "This table's link has expired: open it again from the chat.");
-    else if (state.refused) banner.textContent = word("no_game", "No game to show: open the table from the game's message.");
+    if (state.refused) banner.textContent = word(`launch_${state.refused}`, LAUNCH_REFUSALS[state.refused]);
     else if (state.failures >= 4) banner.textContent = word("cannot_connect", "The table cannot be reached: close it and open it again.");
     else if (state.connectedOnce) banner.textContent = word("reconnecting", "Reconnecting…");
     else banner.textContent = word("connecting", "Connecting…");
