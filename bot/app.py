@@ -236,10 +236,7 @@ async def run(settings: Settings) -> None:
             # getUpdates is refused while a webhook is set: a bot moved back from webhook mode
             # takes its updates by polling again (those waiting for the webhook included).
             await bot.delete_webhook(drop_pending_updates=False)
-            # The session stays open after polling stops: the updates still being handled need it.
-            await dispatcher.start_polling(
-                bot, polling_timeout=settings.polling_timeout, handle_signals=True, close_bot_session=False
-            )
+            await poll_until_stopped(bot, dispatcher, settings)
         heartbeat.cancel()
         if not await dispatcher["in_flight"].drained(SHUTDOWN_GRACE):
             log.warning("stopping with updates still being handled")
@@ -312,6 +309,43 @@ async def serve_table(table: TableSite, settings: Settings) -> web.AppRunner:
     return runner
 
 
+def stop_on_signals(stop: asyncio.Event) -> None:
+    """SIGTERM and SIGINT set ``stop``: the normal way a service manager (or Ctrl-C) stops the bot,
+    so it is said at INFO (aiogram's own handler would call it a WARNING)."""
+    loop = asyncio.get_running_loop()
+
+    def stopping(signal_number: signal.Signals) -> None:
+        log.info("stopping (%s received)", signal_number.name)
+        stop.set()
+
+    for signal_number in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signal_number, stopping, signal_number)
+
+
+async def poll_until_stopped(bot: Bot, dispatcher: Dispatcher, settings: Settings) -> None:
+    """Take updates by long polling until SIGTERM or SIGINT (or until polling fails, which raises)."""
+    stop = asyncio.Event()
+    stop_on_signals(stop)
+    # The session stays open after polling stops: the updates still being handled need it.
+    polling = asyncio.create_task(
+        dispatcher.start_polling(
+            bot, polling_timeout=settings.polling_timeout, handle_signals=False, close_bot_session=False
+        ),
+        name="polling",
+    )
+    stopped = asyncio.create_task(stop.wait(), name="stop signal")
+    try:
+        await asyncio.wait({polling, stopped}, return_when=asyncio.FIRST_COMPLETED)
+        while not polling.done():
+            # stop_polling returns at once when polling has not begun yet: then ask again shortly.
+            await dispatcher.stop_polling()
+            await asyncio.wait({polling}, timeout=0.1)
+        await polling
+    finally:
+        stopped.cancel()
+        polling.cancel()  # done already, unless this wait itself was cancelled
+
+
 async def serve_webhook(bot: Bot, dispatcher: Dispatcher, settings: Settings, table: TableSite | None = None) -> None:
     """Take updates by webhook until SIGTERM or SIGINT: serve the webhook's path (and ``/health``),
     then ask Telegram to post there.
@@ -336,9 +370,7 @@ async def serve_webhook(bot: Bot, dispatcher: Dispatcher, settings: Settings, ta
     site = web.TCPSite(runner, settings.webhook_host, settings.webhook_port)
     await site.start()
     stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signal_number in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signal_number, stop.set)
+    stop_on_signals(stop)
     try:
         await ask_for_webhook(bot, dispatcher, settings)
         log.info("taking updates by webhook on %s:%d", settings.webhook_host, settings.webhook_port)
