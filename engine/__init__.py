@@ -1,4 +1,4 @@
-"""The rules of dominoes as RULES.md sets them out: pure Python, no I/O.
+"""The rules of dominoes (docs/rules.md describes them): pure Python, no I/O.
 
 The vocabulary is small: a :class:`Match` of :class:`RoundState` rounds under
 one :class:`Rules` preset; ``legal_moves()``, ``apply(move)``, ``outcome()``;

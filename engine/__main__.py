@@ -1,4 +1,4 @@
-"""Command line: ``python -m engine replay FILE|-`` and ``python -m engine suggest`` (RECORD.md)."""
+"""Command line: ``python -m engine replay FILE|-`` and ``python -m engine suggest`` (docs/record.md)."""
 
 from __future__ import annotations
 
@@ -31,7 +31,11 @@ def _replay(path: str) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine", description="Dominoes rules engine tools.")
+    parser = argparse.ArgumentParser(
+        prog="python -m engine",
+        description="Dominoes rules engine tools.",
+        epilog="The record format and the suggest protocol: docs/record.md in the repository.",
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     replay_parser = commands.add_parser("replay", help="replay a game record and print its result as JSON")
     replay_parser.add_argument("file", help="the record's path, or - for standard input")

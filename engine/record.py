@@ -1,4 +1,4 @@
-"""Game records (RECORD.md): read, validate, write and replay.
+"""Game records (docs/record.md): read, validate, write and replay.
 
 >>> import json, random
 >>> from engine.rules import Rules

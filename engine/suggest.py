@@ -1,4 +1,5 @@
-"""``python -m engine suggest``: a computer player's move for a game record (RECORD.md, "Suggest").
+"""``python -m engine suggest``: a computer player's move for a game record (docs/record.md, "Asking a
+computer player for a move").
 
 One JSON request a line in, one JSON answer a line out, flushed at once, so a
 benchmark or the bot can keep one process open for a whole match::

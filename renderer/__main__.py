@@ -1,6 +1,6 @@
 """``python -m renderer [FOLDER]``: write every example picture into FOLDER (default ``samples/renderer``).
 
-``python -m renderer replay FILE OUT``: the game in the record FILE (an ``/export``, RECORD.md) as
+``python -m renderer replay FILE OUT``: the game in the record FILE (an ``/export``, docs/record.md) as
 an animation in OUT (an MP4, or a GIF when that is smaller: OUT's suffix is set to match).
 """
 

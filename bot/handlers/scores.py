@@ -330,7 +330,7 @@ def belongs(result: GameResult, chat_id: int | None, user_id: int | None) -> boo
 
 
 async def export_record(db: Database, result: GameResult) -> dict[str, Any] | None:
-    """The game record (RECORD.md) as the engine wrote it, with names, levels and the date added
+    """The game record (docs/record.md) as the engine wrote it, with names, levels and the date added
     (fields a reader ignores if it does not know them)."""
     row = await db.games.get(result.game_id)
     if row is None:
@@ -345,6 +345,6 @@ async def export_record(db: Database, result: GameResult) -> dict[str, Any] | No
         "outcome": result.outcome,
     }
     sides = scores.sides_of(result.preset, len(result.seats))
-    if len(sides) < len(result.seats):  # for people reading the file (RECORD.md); readers ignore it
+    if len(sides) < len(result.seats):  # for people reading the file (docs/record.md); readers ignore it
         extra["teams"] = [list(side) for side in sides]
     return {**record, **{key: value for key, value in extra.items() if key not in record}}

@@ -1,7 +1,7 @@
 """Hidden hands that fit everything one seat has seen, and full rounds built on them.
 
 A seat sees its own hand, the line, every hand size, the boneyard count and who
-drew or passed at which open ends (RULES.md, "Hidden information"). The
+drew or passed at which open ends (docs/rules.md, "What you see"). The
 ``hard`` player searches in *worlds*: guesses of the other hands and of the
 boneyard order that agree with all of it. :func:`sample_world` draws one,
 :func:`determinize` turns it into a :class:`~engine.state.RoundState` built from
