@@ -1,5 +1,12 @@
 """Under a final result: 🎬 Replay and /replay [N], the whole game as an animation (bot/display/replays.py);
-📈 Review and /review [N], one's costliest moves, privately (bot/display/reviews.py)."""
+📈 Review and /review [N], one's costliest moves, privately (bot/display/reviews.py).
+
+Each is drawn and sent once: a game's replay once per chat, its review once per person (claimed
+in storage/sent.py, so a restart or another instance knows it too). A later ask is pointed at the
+one sent (a tap's answer says where, which costs the chat nothing; a command is answered with a
+reply to it), and an ask while it is being drawn is told so; one that could not be made may be
+asked for again.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +15,7 @@ import logging
 from aiogram import Router
 from aiogram.enums import ChatType
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, Message
+from aiogram.types import CallbackQuery, Message, ReplyParameters
 
 from bot.display.names import shown_names
 from bot.display.replays import Clip, ReplayMaker
@@ -25,6 +32,7 @@ from bot.words.refusals import Refusal
 from engine import RecordError
 from storage import Database
 from storage.results import GameResult
+from storage.sent import Claim, Kind
 
 router = Router(name="replays")
 log = logging.getLogger(__name__)
@@ -45,10 +53,18 @@ async def replay_command(
     )
     if result is None:
         return
-    if message.chat.id in replays.drawing:
+    chat_id = message.chat.id
+    if chat_id in replays.drawing:
         await quiet.answer(message, replay_texts.replay_busy(), reply=True)
         return
-    if not await send_replay(db, outbox, replays, message.chat.id, result):
+    claim = await db.sent.claim(result.game_id, Kind.REPLAY, chat_id)
+    if claim.message_id is not None:
+        await quiet.answer(
+            message, replay_texts.replay_here(result.game_id), reply_parameters=_quoting(claim.message_id)
+        )
+    elif claim.drawing:
+        await quiet.answer(message, replay_texts.replay_busy(), reply=True)
+    elif not await _replay_claimed(db, outbox, replays, chat_id, result, claim):
         await message.reply(replay_texts.replay_failed())
 
 
@@ -70,13 +86,51 @@ async def replay_tap(
     if chat.id in replays.drawing:
         await query.answer(replay_texts.replay_busy())
         return
+    # The answers to a tap are no messages: pointing at the replay sent before costs the chat nothing.
+    claim = await db.sent.claim(result.game_id, Kind.REPLAY, chat.id)
+    if claim.message_id is not None:
+        await query.answer(replay_texts.replay_sent_before(result.game_id))
+        return
+    if claim.drawing:
+        await query.answer(replay_texts.replay_busy())
+        return
     await query.answer(replay_texts.replay_coming())
-    if not await send_replay(db, outbox, replays, chat.id, result):
+    if not await _replay_claimed(db, outbox, replays, chat.id, result, claim):
         await outbox.send_text(chat.id, replay_texts.replay_failed())
 
 
-async def send_replay(db: Database, outbox: Outbox, replays: ReplayMaker, chat_id: int, result: GameResult) -> bool:
-    """Draw (or find) the replay of ``result`` in the reader's language and send it to ``chat_id``."""
+def _quoting(message_id: int) -> ReplyParameters:
+    # Sent anyway if someone deleted the message meanwhile.
+    return ReplyParameters(message_id=message_id, allow_sending_without_reply=True)
+
+
+async def _replay_claimed(
+    db: Database, outbox: Outbox, replays: ReplayMaker, chat_id: int, result: GameResult, claim: Claim
+) -> bool:
+    """Draw and send the replay this ask claimed, and store where it went; False if it could not be made."""
+    sent: int | None = None
+    try:
+        sent = await send_replay(db, outbox, replays, chat_id, result)
+    except Unreachable:
+        return True  # blocked meanwhile: nobody to tell
+    finally:
+        await _settle(db, Kind.REPLAY, chat_id, result.game_id, claim, sent)
+    return sent is not None
+
+
+async def _settle(db: Database, kind: Kind, target: int, game_id: int, claim: Claim, sent: int | None) -> None:
+    """Store the message it was sent in, or give the claim back so that a later ask tries again."""
+    if sent is None:
+        await db.sent.release(game_id, kind, target, claim)
+    else:
+        await db.sent.sent(game_id, kind, target, sent)
+
+
+async def send_replay(
+    db: Database, outbox: Outbox, replays: ReplayMaker, chat_id: int, result: GameResult
+) -> int | None:
+    """Draw (or find) the replay of ``result`` in the reader's language and send it to ``chat_id``;
+    the message it is in, or None if it could not be made. Raises :class:`Unreachable`."""
     language = current()
     caption = replay_texts.replay_caption(result.game_id, result.preset, scores.date_of(result))
     known = replays.sent_before(result.game_id, language)
@@ -85,13 +139,13 @@ async def send_replay(db: Database, outbox: Outbox, replays: ReplayMaker, chat_i
         return await _send(outbox, replays, chat_id, result, language, file_id, clip, caption)
     doc = await _stored_doc(db, result)
     if doc is None or doc.game.record is None:
-        return False
+        return None
     replays.drawing.add(chat_id)
     try:
         clip = await replays.draw(doc.game.record, shown_names(doc.seats), language)
     except RecordError:
         log.exception("game %s: its record cannot be replayed", result.game_id)
-        return False
+        return None
     finally:
         replays.drawing.discard(chat_id)
     return await _send(outbox, replays, chat_id, result, language, clip.data, clip, caption)
@@ -106,17 +160,14 @@ async def _send(
     animation: bytes | str,
     clip: Clip,
     caption: str,
-) -> bool:
-    try:
-        sent = await outbox.send_animation(
-            chat_id, animation, clip.filename, caption, width=clip.width, height=clip.height, seconds=clip.seconds
-        )
-    except Unreachable:
-        return True  # blocked meanwhile: nobody to tell
+) -> int | None:
+    sent = await outbox.send_animation(
+        chat_id, animation, clip.filename, caption, width=clip.width, height=clip.height, seconds=clip.seconds
+    )
     if sent is None:
-        return False
+        return None
     replays.remember(result.game_id, language, sent[1], clip)
-    return True
+    return sent[0]
 
 
 # --- 📈 Review ----------------------------------------------------------------------------------
@@ -140,9 +191,17 @@ async def review_command(
     if _seat_of(result, person.user_id) is None:
         await message.reply(Refusal.NOT_YOUR_GAME.text)
         return
-    if message.chat.type != ChatType.PRIVATE:
-        await quiet.answer(message, review_texts.review_coming(), reply=True)
-    if not await send_review(db, outbox, replays, person.user_id, result):
+    in_private = message.chat.type == ChatType.PRIVATE
+    claim = await db.sent.claim(result.game_id, Kind.REVIEW, person.user_id)
+    if claim.message_id is not None:
+        if in_private:
+            await message.answer(review_texts.review_here(result.game_id), reply_parameters=_quoting(claim.message_id))
+        else:
+            await quiet.answer(message, review_texts.review_sent_before(result.game_id, in_private=False), reply=True)
+        return
+    if claim.drawing or not in_private:
+        await quiet.answer(message, review_texts.review_coming(in_private), reply=True)
+    if claim.won and not await _review_claimed(db, outbox, replays, person.user_id, result, claim):
         await message.reply(replay_texts.replay_failed())
 
 
@@ -154,39 +213,62 @@ async def review_tap(
     if result is None or not result.finished:
         await query.answer(Refusal.NO_GAME.text, show_alert=True)
         return
-    if _seat_of(result, query.from_user.id) is None:
+    user_id = query.from_user.id
+    if _seat_of(result, user_id) is None:
         await query.answer(Refusal.NOT_YOUR_GAME.text, show_alert=True)
         return
-    await query.answer(review_texts.review_coming())
-    if not await send_review(db, outbox, replays, query.from_user.id, result):
-        await outbox.send_text(query.from_user.id, replay_texts.replay_failed())
+    # Tapped in the private chat the review goes to, or in a group.
+    in_private = query.message is not None and query.message.chat.id == user_id
+    claim = await db.sent.claim(result.game_id, Kind.REVIEW, user_id)
+    if claim.message_id is not None:
+        await query.answer(review_texts.review_sent_before(result.game_id, in_private))
+        return
+    await query.answer(review_texts.review_coming(in_private))
+    if claim.won and not await _review_claimed(db, outbox, replays, user_id, result, claim):
+        await outbox.send_text(user_id, replay_texts.replay_failed())
 
 
 def _seat_of(result: GameResult, user_id: int) -> int | None:
     return next((seat.seat for seat in result.seats if seat.user_id == user_id), None)
 
 
-async def send_review(db: Database, outbox: Outbox, replays: ReplayMaker, user_id: int, result: GameResult) -> bool:
-    """``user_id``'s costliest moves of ``result``, into their private chat; False if it could not be made."""
+async def _review_claimed(
+    db: Database, outbox: Outbox, replays: ReplayMaker, user_id: int, result: GameResult, claim: Claim
+) -> bool:
+    """Make and send the review this ask claimed, and store where it went; False if it could not be made."""
+    sent: int | None = None
+    try:
+        sent = await send_review(db, outbox, replays, user_id, result)
+    except Unreachable:
+        log.info("game %s: the review cannot reach %s", result.game_id, user_id)
+        return True
+    finally:
+        await _settle(db, Kind.REVIEW, user_id, result.game_id, claim, sent)
+    return sent is not None
+
+
+async def send_review(
+    db: Database, outbox: Outbox, replays: ReplayMaker, user_id: int, result: GameResult
+) -> int | None:
+    """``user_id``'s costliest moves of ``result``, into their private chat: the message that heads
+    them, or None if they could not be made. Raises :class:`Unreachable`."""
     seat = _seat_of(result, user_id)
     doc = await _stored_doc(db, result)
     if seat is None or doc is None or doc.game.record is None:
-        return False
+        return None
     try:
         pages = await replays.review(doc.game.record, seat, shown_names(doc.seats), current())
     except RecordError:
         log.exception("game %s: its record cannot be reviewed", result.game_id)
-        return False
-    try:
-        if not pages:
-            await outbox.send_text(user_id, review_texts.review_none(result.game_id, result.preset))
-            return True
-        await outbox.send_text(user_id, review_texts.review_heading(result.game_id, result.preset))
-        for page in pages:
-            await outbox.send_photo(user_id, page.photo, page.filename, page.caption)
-    except Unreachable:
-        log.info("game %s: the review cannot reach %s", result.game_id, user_id)
-    return True
+        return None
+    if not pages:
+        return await outbox.send_text(user_id, review_texts.review_none(result.game_id, result.preset))
+    heading = await outbox.send_text(user_id, review_texts.review_heading(result.game_id, result.preset))
+    if heading is None:
+        return None
+    for page in pages:
+        await outbox.send_photo(user_id, page.photo, page.filename, page.caption)
+    return heading
 
 
 async def _stored_doc(db: Database, result: GameResult) -> TableDoc | None:

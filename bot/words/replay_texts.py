@@ -29,6 +29,18 @@ def replay_busy() -> str:
     return _("A replay is being drawn for this chat already; it comes in a moment.")
 
 
+def replay_sent_before(number: int) -> str:
+    """A tap's answer (no message: it costs the chat nothing) once the replay is in the chat."""
+    return _("🎬 Game #{number}'s replay is in this chat already: scroll up to it.").format(number=number)
+
+
+def replay_here(number: int) -> str:
+    """A reply to the replay sent before, to /replay for the same game."""
+    return _("🎬 Here it is: game #{number}'s replay, sent to this chat before (tap the quote to go to it).").format(
+        number=number
+    )
+
+
 def replay_how() -> str:
     return _("Type /replay followed by a game's number from /history, or /replay for the last one.")
 

@@ -52,8 +52,25 @@ def mistake_in_chance(round_number: int, move_number: int, played: Move, better:
     )
 
 
-def review_coming() -> str:
+def review_coming(in_private: bool) -> str:
+    """Said when the review is asked for, or asked again while it is being drawn."""
+    if in_private:
+        return _("📈 Your review is being drawn; it comes in a moment.")
     return _("📈 Your review is on its way to our private chat.")
+
+
+def review_sent_before(number: int, in_private: bool) -> str:
+    """A tap's answer once the review was sent."""
+    if in_private:
+        return _("📈 Your review of game #{number} is in this chat already: scroll up to it.").format(number=number)
+    return _("📈 Your review of game #{number} is in our private chat already.").format(number=number)
+
+
+def review_here(number: int) -> str:
+    """A reply to the review sent before, to /review for the same game in the private chat."""
+    return _("📈 Here it is: your review of game #{number}, sent before (tap the quote to go to it).").format(
+        number=number
+    )
 
 
 def review_how() -> str:

@@ -24,6 +24,7 @@ from testkit.people.players import (
     forge_tap,
     is_alert,
     open_private_game,
+    play_group_game,
     settle,
 )
 from tests.e2e.conftest import BotProcess, Checkpoint
@@ -75,12 +76,24 @@ async def test_the_result_offers_the_game_as_an_animation(shared_fake: FakeTeleg
     assert re.match(rf"🎬 Game #{game_id} \(Duel, \d{{4}}-\d\d-\d\d\), move by move\.", first.shown_text)
     (stored,) = [g for g in bot.games() if g.id == game_id]
     assert decoded_frames(fake, first) == steps_of(stored.data["record"]) + 1
-    # Asked again (/replay, the last game): Telegram's copy is sent again, not drawn anew.
+    # Tapped again, and asked for with /replay (the last game): pointed at the one sent, nothing
+    # drawn or sent again (issue 31: every tap drew and sent another).
+    again = fake.tap(ann, result, data=data)
+    await fake.wait_answered(again, timeout=TURN_TIMEOUT)
+    assert f"Game #{game_id}'s replay is in this chat already" in answer_text(again) and not is_alert(again)
     fake.send(ann, "/replay")
-    await fake.wait_for(lambda: len(animations(fake, ann)) == 2, 60.0, what="the second animation")
-    second = animations(fake, ann)[1]
-    assert second.animation is not None
-    assert second.animation["file_unique_id"] == first.animation["file_unique_id"]
+    pointer = await fake.wait_for_message(ann, lambda m: m.reply_to == first.message_id, timeout=TURN_TIMEOUT)
+    assert f"game #{game_id}'s replay, sent to this chat before" in pointer.shown_text
+    # It is stored, not remembered: after a restart the same.
+    await bot.restart()
+    fake.send(ann, f"/replay {game_id}")
+    await fake.wait_for(
+        lambda: len([m for m in fake.messages(ann, from_bot=True) if m.reply_to == first.message_id]) == 2 or None,
+        TURN_TIMEOUT,
+        what="the second pointer",
+    )
+    await settle(fake)
+    assert animations(fake, ann) == [first]
     check.assert_clean()
 
 
@@ -125,7 +138,8 @@ async def test_the_review_comes_to_the_players_private_chat(shared_fake: FakeTel
     before = len(fake.messages(eve, from_bot=True))
     query = fake.tap(eve, result, data=data)
     await fake.wait_answered(query, timeout=TURN_TIMEOUT)
-    assert "on its way" in answer_text(query) and not is_alert(query)
+    assert "being drawn" in answer_text(query) and not is_alert(query)
+    assert "private chat" not in answer_text(query)  # it is said in that chat
 
     def reviewed() -> list[Message] | None:
         new = fake.messages(eve, from_bot=True)[before:]
@@ -149,14 +163,60 @@ async def test_the_review_comes_to_the_players_private_chat(shared_fake: FakeTel
     forged = forge_tap(fake, fay, fake.messages(fay, from_bot=True)[0], data)
     await fake.wait_answered(forged, timeout=TURN_TIMEOUT)
     assert is_alert(forged) and "not playing in this game" in answer_text(forged)
+    # Asked again: pointed at the one sent (a reply to its heading), nothing judged or sent again.
+    (heading,) = [m for m in new if m.shown_text.startswith("📈 Game #")]
+    again = fake.tap(eve, result, data=data)
+    await fake.wait_answered(again, timeout=TURN_TIMEOUT)
+    assert "is in this chat already" in answer_text(again) and "private chat" not in answer_text(again)
     fake.send(eve, "/review")
-    await fake.wait_for(
-        lambda: (
-            len([m for m in fake.messages(eve, from_bot=True) if m.shown_text.startswith("📈 Game #")]) == 2 or None
-        ),
-        60.0,
-        what="the review again",
-    )
+    pointer = await fake.wait_for_message(eve, lambda m: m.reply_to == heading.message_id, timeout=TURN_TIMEOUT)
+    assert "sent before" in pointer.shown_text
     await settle(fake)
+    assert [m for m in fake.messages(eve, from_bot=True) if m.shown_text.startswith("📈 Game #")] == [heading]
     assert len(fake.messages(fay, from_bot=True)) == 1
+    check.assert_clean()
+
+
+async def test_a_group_gets_one_replay_and_each_player_one_review_however_often_they_tap(
+    shared_fake: FakeTelegram, shared_bot: BotProcess
+) -> None:
+    """Issue 31: four people tapping 🎬 Replay got 9 animations into their group in 17 s, and one
+    person the same review three times. Now one replay per game per chat, one review per person;
+    the other taps are answered (being drawn, or where it is), which costs the group nothing.
+    Each person taps both buttons three times at once, and once more after both were sent."""
+    fake, bot = shared_fake, shared_bot
+    check = Checkpoint(fake, bot)
+    people = [fake.add_user(name) for name in ("Gus", "Hal")]  # quick block: two seats
+    game_id = await play_group_game(fake, people, "Replays once", seed="replays once")
+    group = [chat for chat in fake.world.chats.values() if chat.title == "Replays once"][-1]  # a deal again: a new one
+    result = final_result(fake, group)
+    assert result is not None
+    replay, review = data_of(result, "rp:"), data_of(result, "rv:")
+    assert replay == f"rp:{game_id}" and review is not None
+    taps = [fake.tap(person, result, data=data) for _ in range(3) for person in people for data in (replay, review)]
+    for query in taps:
+        await fake.wait_answered(query, timeout=TURN_TIMEOUT)
+    (sent,) = await fake.wait_for(lambda: animations(fake, group) or None, 90.0, what="the group's replay")
+
+    def headings(person: User) -> list[Message]:
+        return [m for m in fake.messages(person, from_bot=True) if m.shown_text.startswith(f"📈 Game #{game_id} ")]
+
+    await fake.wait_for(lambda: all(headings(person) for person in people) or None, 90.0, what="their reviews")
+    late = [fake.tap(person, result, data=data) for person in people for data in (replay, review)]
+    for query in late:
+        await fake.wait_answered(query, timeout=TURN_TIMEOUT)
+    await settle(fake, quiet=1.0)
+    assert animations(fake, group) == [sent]
+    assert all(len(headings(person)) == 1 for person in people)
+    said = [answer_text(query) for query in taps + late]
+    assert all(not is_alert(query) for query in taps + late)
+    replays_said = said[0::2]
+    assert sum("being drawn; it comes" in words for words in replays_said) >= 1
+    assert all(
+        "being drawn" in words or f"Game #{game_id}'s replay is in this chat already" in words for words in replays_said
+    ), replays_said
+    assert all("private chat" in words for words in said[1::2])  # the reviews: said in the group
+    assert [answer_text(query) for query in late[1::2]] == [
+        f"📈 Your review of game #{game_id} is in our private chat already."
+    ] * len(people)
     check.assert_clean()
