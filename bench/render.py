@@ -37,7 +37,7 @@ from engine.match import Match
 from engine.observation import Observation, Table
 from engine.rules import Rules
 from renderer import png, sprites, theme
-from renderer.compose import choose_board, hand_height
+from renderer.compose import choose_board, hand_height, header_layout
 from renderer.encode import encode_as
 from renderer.examples import NAMES, four_arm_table, full_table, private_view
 from renderer.fonts import fit, font_file
@@ -109,17 +109,14 @@ def naive_picture(table: Table, names: tuple[str, ...], observation: Observation
     board = choose_board(table.line, last_played(table.history), sizes, board_max)
     board_height = max(sizes.board_min, board.height + 2 * sizes.pad)
     extra = 0 if observation is None else hand_height(len(observation.hand), sizes)
-    height = sizes.header + board_height + extra
+    header = header_layout(table.seats, sizes)
+    height = header.height + board_height + extra
     big = Image.new("RGB", (sizes.width * SCALE, height * SCALE), theme.FELT)
     draw = ImageDraw.Draw(big)
-    pad, gap = sizes.pad * SCALE, sizes.pad // 2 * SCALE
-    draw.rectangle((0, 0, big.width, sizes.header * SCALE), fill=theme.HEADER)
+    draw.rectangle((0, 0, big.width, header.height * SCALE), fill=theme.HEADER)
     name_font, number_font = _font(sizes.name_font * SCALE), _font(sizes.number_font * SCALE)
-    bone_width = round(sizes.width * 0.12) * SCALE
-    card_width = (big.width - 2 * pad - bone_width - gap * table.seats) // table.seats
-    card_height = sizes.header * SCALE - 2 * gap
     for seat in range(table.seats):
-        x = pad + seat * (card_width + gap)
+        x, gap, card_width, card_height = (side * SCALE for side in header.cards[seat])
         turn = table.end is None and table.turn == seat
         draw.rounded_rectangle(
             (x, gap, x + card_width, gap + card_height),
@@ -138,15 +135,15 @@ def naive_picture(table: Table, names: tuple[str, ...], observation: Observation
         if table.rules.is_match:
             right = x + card_width - round(card_height * 0.16)
             draw.text((right, stats), str(table.scores[seat]), font=number_font, fill=theme.TURN, anchor="rm")
-    x = big.width - pad - bone_width
-    draw.rounded_rectangle((x, gap, x + bone_width, gap + card_height), 20, outline=theme.TEXT_DIM, width=2 * SCALE)
-    middle = gap + card_height / 2
+    x, gap, bone_width, box_height = (side * SCALE for side in header.box)
+    draw.rounded_rectangle((x, gap, x + bone_width, gap + box_height), 20, outline=theme.TEXT_DIM, width=2 * SCALE)
+    middle = gap + box_height / 2
     text = str(table.boneyard_count)
     draw.text((x + bone_width / 2, middle), text, font=number_font, fill=theme.TEXT, anchor="mm")
     half = board.half * SCALE
     bounds = board.layout.bounds
     left = (big.width - bounds.width * half) // 2 - bounds.x0 * half
-    top = sizes.header * SCALE + (board_height * SCALE - bounds.height * half) // 2 - bounds.y0 * half
+    top = header.height * SCALE + (board_height * SCALE - bounds.height * half) // 2 - bounds.y0 * half
     for index, spot in enumerate(board.layout.spots):
         look = "last" if index == board.last else "plain"
         x0, y0 = left + spot.rect.x0 * half, top + spot.rect.y0 * half
@@ -160,7 +157,7 @@ def naive_picture(table: Table, names: tuple[str, ...], observation: Observation
         draw.ellipse((x0 + ring, y0 + ring, x0 + side - ring, y0 + side - ring), fill=theme.BADGE_FILL)
         draw.text((x0 + side / 2, y0 + side / 2), str(badge.value), font=badge_font, fill=theme.EDGE, anchor="mm")
     if observation is not None:
-        y = (sizes.header + board_height) * SCALE
+        y = (header.height + board_height) * SCALE
         draw.rectangle((0, y, big.width, big.height), fill=theme.PANEL)
         playable = {move.tile for move in observation.legal_moves()}
         hand_half = sizes.hand_half * SCALE
@@ -169,7 +166,7 @@ def naive_picture(table: Table, names: tuple[str, ...], observation: Observation
         for tile in observation.hand:
             look = "plain" if not observation.is_my_turn else "playable" if tile in playable else "dimmed"
             lift = round(hand_half * 0.6) if look == "playable" else 0
-            _naive_tile(draw, x, y + pad + hand_half - lift, tile.high, tile.low, True, hand_half, look)
+            _naive_tile(draw, x, y + sizes.pad * SCALE + hand_half - lift, tile.high, tile.low, True, hand_half, look)
             x += spacing
     small = big.reduce(SCALE)
     out = io.BytesIO()

@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from engine.line import Line
 from engine.tiles import Tile
 from renderer import palette, sprites, theme
-from renderer.fonts import fit, text_font
+from renderer.fonts import fit_names, text_font
 from renderer.layout import BoardLayout, lay_out
 from renderer.sprites import Look
 from renderer.theme import Colour, Sizes
@@ -106,21 +106,73 @@ def draw_board(canvas: Image.Image, board: Board, top: int, height: int) -> None
         sprite.paste(canvas, left + badge.rect.x0 * half + inset, top + badge.rect.y0 * half + inset)
 
 
+class Box(NamedTuple):
+    x: int
+    y: int
+    width: int
+    height: int
+
+
+class HeaderLayout(NamedTuple):
+    """Where the header's cards lie: two to a row, so that a name has half the picture's width."""
+
+    cards: tuple[Box, ...]  # one per seat, in seat order: left to right, then the next row
+    box: Box  # the boneyard (or a partnership's team totals) at the right, as tall as the rows
+    height: int
+
+
+def header_layout(seats: int, sizes: Sizes) -> HeaderLayout:
+    """Four cards in a row left a phone 6 letters of a name at 7 px; two to a row leave it 10 or more, twice as tall."""
+    width, pad = sizes.width, sizes.pad
+    gap = pad // 2
+    columns = max(1, min(seats, 2))
+    rows = max(1, -(-seats // columns))
+    bone_width = round(width * 0.12)
+    card_width = (width - 2 * pad - bone_width - gap * columns) // columns
+    card_height = sizes.card_height
+    cards = tuple(
+        Box(pad + column * (card_width + gap), gap + row * (card_height + gap), card_width, card_height)
+        for row, column in (divmod(seat, columns) for seat in range(seats))
+    )
+    height = gap + rows * (card_height + gap)
+    return HeaderLayout(cards, Box(width - pad - bone_width, gap, bone_width, height - 2 * gap), height)
+
+
+def header_height(seats: int, sizes: Sizes) -> int:
+    return header_layout(seats, sizes).height
+
+
+def _name_room(card: Box, sizes: Sizes, *, teams: bool) -> tuple[int, int]:
+    """Where a card's text starts and how wide its name may be, the turn's arrow before it.
+
+    The same for every card of a picture, whether it is that seat's turn or not: a name is cut once
+    and reads the same in every picture of the game (:func:`renderer.fonts.fit_names`)."""
+    inner = round(card.height * 0.16)
+    if teams:
+        inner = max(3, sizes.width // 300) + 1 + _team_bar_width(card) + round(card.height * 0.1)
+    arrow = round(sizes.name_font * 0.7) + round(sizes.name_font * 0.3)
+    return inner, card.width - inner - arrow - round(card.height * 0.12)
+
+
+def _team_bar_width(card: Box) -> int:
+    return max(4, round(card.height * 0.11))
+
+
 def draw_header(canvas: Image.Image, header: Header, sizes: Sizes) -> None:
     """The band of seat cards (name, tiles in hand, score; the seat to play marked) and the boneyard."""
     draw = ImageDraw.Draw(canvas)
-    width, height, pad = sizes.width, sizes.header, sizes.pad
-    draw.rectangle((0, 0, width - 1, height - 1), fill=palette.index(theme.HEADER))
-    gap = pad // 2
-    bone_width = round(width * 0.12)
-    seats = len(header.seats)
-    card_width = (width - 2 * pad - bone_width - gap * seats) // seats
-    card_height = height - 2 * gap
+    layout = header_layout(len(header.seats), sizes)
+    draw.rectangle((0, 0, sizes.width - 1, layout.height - 1), fill=palette.index(theme.HEADER))
     name_font = text_font(sizes.name_font)
     icon = round(sizes.number_font * 0.95)
-    for seat, label in enumerate(header.seats):
-        x = pad + seat * (card_width + gap)
-        y = gap
+    teams = any(label.team is not None for label in header.seats)
+    inset, room = _name_room(layout.cards[0], sizes, teams=teams) if layout.cards else (0, 0)
+    names = (
+        fit_names(tuple(label.name for label in header.seats), name_font, room)
+        if name_font is not None
+        else tuple(f"#{seat + 1}" for seat in range(len(header.seats)))
+    )
+    for label, name, (x, y, card_width, card_height) in zip(header.seats, names, layout.cards, strict=True):
         if label.to_play:
             fill = theme.CARD_TURN
             box = sprites.card(card_width, card_height, fill, theme.TURN, max(2, sizes.width // 300), on=theme.HEADER)
@@ -128,12 +180,11 @@ def draw_header(canvas: Image.Image, header: Header, sizes: Sizes) -> None:
             fill = theme.CARD
             box = sprites.card(card_width, card_height, fill, on=theme.HEADER)
         box.paste(canvas, x, y)
-        inner = x + round(card_height * 0.16)
+        inner = x + inset
         if label.team is not None:  # the team's colour down the card's left side
-            bar = max(4, round(card_height * 0.11))
             edge = max(3, sizes.width // 300) + 1
-            team_bar(canvas, label.team, x + edge, y + round(card_height * 0.18), y + round(card_height * 0.82), bar)
-            inner = x + edge + bar + round(card_height * 0.1)
+            bar_top, bar_bottom = y + round(card_height * 0.18), y + round(card_height * 0.82)
+            team_bar(canvas, label.team, x + edge, bar_top, bar_bottom, _team_bar_width(layout.cards[0]))
         name_y = y + round(card_height * 0.3)
         stats_y = y + round(card_height * 0.72)
         if label.to_play:
@@ -142,9 +193,7 @@ def draw_header(canvas: Image.Image, header: Header, sizes: Sizes) -> None:
             name_x = inner + mark.width + round(sizes.name_font * 0.3)
         else:
             name_x = inner
-        room = x + card_width - name_x - round(card_height * 0.12)
-        name = fit(label.name, name_font, room) if name_font is not None else ""
-        _write(canvas, name_x, name_y, name or f"#{seat + 1}", sizes.name_font, theme.TEXT, on=fill)
+        _write(canvas, name_x, name_y, name, sizes.name_font, theme.TEXT, on=fill)
         tiles_icon = sprites.hand_icon(icon, on=fill)
         tiles_icon.paste(canvas, inner, stats_y - icon // 2)
         count_x = inner + tiles_icon.width + round(icon * 0.3)
@@ -160,16 +209,16 @@ def draw_header(canvas: Image.Image, header: Header, sizes: Sizes) -> None:
             bar = max(3, sizes.width // 200)
             left, right = x + card_height // 4, x + card_width - card_height // 4
             draw.rectangle((left, y + card_height - bar - 2, right, y + card_height - 3), fill=palette.index(theme.YOU))
-    x = width - pad - bone_width
+    x, gap, bone_width, box_height = layout.box
     box = sprites.card(
-        bone_width, card_height, theme.HEADER, theme.TEXT_DIM, max(1, sizes.width // 540), on=theme.HEADER
+        bone_width, box_height, theme.HEADER, theme.TEXT_DIM, max(1, sizes.width // 540), on=theme.HEADER
     )
     box.paste(canvas, x, gap)
     if header.team_scores is not None:
-        _draw_team_scores(canvas, header.team_scores, x, gap, bone_width, card_height, sizes)
+        _draw_team_scores(canvas, header.team_scores, x, gap, bone_width, box_height, sizes)
         return
     heap = sprites.boneyard_icon(icon, on=theme.HEADER)
-    middle = gap + card_height // 2
+    middle = gap + box_height // 2
     count = str(header.boneyard)
     count_width = sprites.label(count, sizes.number_font, theme.TEXT, on=theme.HEADER).width
     span = heap.width + round(icon * 0.3) + count_width
@@ -237,7 +286,7 @@ def _result_half(sizes: Sizes) -> int:
 
 def _result_columns(sizes: Sizes) -> tuple[int, int, int]:
     """Where a result row's tiles start, how wide the name before them and the numbers after them are."""
-    name_width = round(sizes.width * 0.25)
+    name_width = round(sizes.width * 0.3)
     numbers_width = round(sizes.width * 0.36)
     return 2 * sizes.pad + name_width, name_width, numbers_width
 
@@ -264,9 +313,10 @@ def draw_result_rows(canvas: Image.Image, rows: Sequence[ResultRow], top: int, s
     name_font = text_font(sizes.name_font)
     half = _result_half(sizes)
     per_line = _result_tiles_per_line(sizes)
-    tiles_x, name_width, _ = _result_columns(sizes)
+    tiles_x, _, _ = _result_columns(sizes)
+    names = _result_names(rows, name_font, sizes)
     y = top + pad // 2
-    for seat, row in enumerate(rows):
+    for row, name in zip(rows, names, strict=True):
         row_height = _result_row_height(row, sizes)
         fill = theme.CARD_TURN if row.winner else theme.CARD
         sprites.card(width - 2 * pad, row_height - pad // 2, fill, on=theme.HEADER).paste(canvas, pad, y)
@@ -281,8 +331,7 @@ def draw_result_rows(canvas: Image.Image, rows: Sequence[ResultRow], top: int, s
             mark = sprites.crown(round(sizes.name_font * 0.8), on=fill)
             mark.paste(canvas, x, middle - mark.height // 2)
             x += mark.width + round(pad * 0.4)
-        name = fit(row.name, name_font, pad + name_width - x) if name_font is not None else ""
-        _write(canvas, x, middle, name or f"#{seat + 1}", sizes.name_font, theme.TEXT, on=fill)
+        _write(canvas, x, middle, name, sizes.name_font, theme.TEXT, on=fill)
         lines = max(1, -(-len(row.hand) // per_line))
         tiles_top = middle - (lines * (4 * half + half // 2) - half // 2) // 2
         for number, tile in enumerate(row.hand):
@@ -291,6 +340,18 @@ def draw_result_rows(canvas: Image.Image, rows: Sequence[ResultRow], top: int, s
             sprite.paste(canvas, tiles_x + column * (2 * half + half // 2), tiles_top + line * (4 * half + half // 2))
         _draw_numbers(canvas, row, middle, sizes, fill)
         y += row_height
+
+
+def _result_names(rows: Sequence[ResultRow], font: ImageFont.FreeTypeFont | None, sizes: Sizes) -> tuple[str, ...]:
+    """The rows' names cut to the room a crowned row leaves, so that no two read alike."""
+    if font is None:
+        return tuple(f"#{seat + 1}" for seat in range(len(rows)))
+    pad = sizes.pad
+    _, name_width, _ = _result_columns(sizes)
+    x = pad + round(pad * 0.8) + round(sizes.name_font * 0.8) + round(pad * 0.4)
+    if any(row.team is not None for row in rows):
+        x += max(4, round(sizes.width * 0.011))
+    return fit_names(tuple(row.name for row in rows), font, pad + name_width - x)
 
 
 def _draw_numbers(canvas: Image.Image, row: ResultRow, middle: int, sizes: Sizes, on: Colour) -> None:

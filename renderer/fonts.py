@@ -10,7 +10,8 @@ The search order:
    are drawn with the font built into Pillow, which has digits.
 
 Characters a font lacks (emoji in a Telegram name, say) are dropped rather
-than drawn as empty boxes, and long names end in an ellipsis.
+than drawn as empty boxes, and long names are shortened so that the seats stay apart
+(:mod:`renderer.names`).
 """
 
 from __future__ import annotations
@@ -19,11 +20,14 @@ import contextlib
 import importlib
 import threading
 import unicodedata
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
 from PIL import ImageFont
+
+from renderer.names import cut_end, short_names
 
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
@@ -31,7 +35,6 @@ DEJAVU = Path("/usr/share/fonts/truetype/dejavu")
 # A FreeType face must not be used by two threads at once; the bot may render from a thread pool.
 # Every use is behind this lock, and rare: the results (labels, badges, fitted names) are cached.
 FONT_LOCK = threading.RLock()
-ELLIPSIS = "…"
 
 
 class FontFile(NamedTuple):
@@ -111,21 +114,25 @@ def clean(text: str, font: ImageFont.FreeTypeFont) -> str:
 
 @lru_cache(maxsize=1024)
 def fit(text: str, font: ImageFont.FreeTypeFont, width: int) -> str:
-    """``text`` cleaned and, if it is wider than ``width`` pixels, cut short with an ellipsis.
+    """``text`` (words, a line of a replay) cleaned and, if it is wider than ``width`` pixels, cut short
+    with an ellipsis; seat names are cut by :func:`fit_names`.
 
     >>> font = text_font(20)
     >>> font is None or fit("Александра Константинопольская", font, 120).endswith("…")
     True
     """
     with FONT_LOCK:
-        text = clean(text, font)
-        if font.getlength(text) <= width:
-            return text
-        low, high = 0, len(text)
-        while low < high:  # the longest prefix that fits with the ellipsis
-            middle = (low + high + 1) // 2
-            if font.getlength(text[:middle].rstrip() + ELLIPSIS) <= width:
-                low = middle
-            else:
-                high = middle - 1
-        return text[:low].rstrip() + ELLIPSIS
+        return cut_end(clean(text, font), _fits(font, width))
+
+
+@lru_cache(maxsize=256)
+def fit_names(names: tuple[str, ...], font: ImageFont.FreeTypeFont, width: int) -> tuple[str, ...]:
+    """Every seat's name cleaned and shortened to ``width`` pixels, no two alike (:func:`renderer.names.short_names`);
+    a name with nothing the font can draw is its seat's number, "#2"."""
+    with FONT_LOCK:
+        cleaned = [clean(name, font) or f"#{seat + 1}" for seat, name in enumerate(names)]
+        return tuple(short_names(cleaned, _fits(font, width)))
+
+
+def _fits(font: ImageFont.FreeTypeFont, width: int) -> Callable[[str], bool]:
+    return lambda text: font.getlength(text) <= width

@@ -38,6 +38,7 @@ from renderer.compose import (
     draw_result_rows,
     draw_team_strip,
     hand_height,
+    header_height,
     result_rows_height,
     team_strip_height,
 )
@@ -124,9 +125,10 @@ def _table_picture(
 ) -> Image.Image:
     board = choose_board(table.line, last_played(table.history), sizes, board_max)
     board_height = max(sizes.board_min, board.height + 2 * sizes.pad)
-    canvas = palette.canvas((sizes.width, sizes.header + board_height + extra), theme.FELT)
+    header = header_height(table.seats, sizes)
+    canvas = palette.canvas((sizes.width, header + board_height + extra), theme.FELT)
     draw_header(canvas, _header(table, names, you), sizes)
-    draw_board(canvas, board, sizes.header, board_height)
+    draw_board(canvas, board, header, board_height)
     return canvas
 
 

@@ -269,5 +269,5 @@ def clear_caches() -> None:
 
     for cached in (tile_rgba, tile, badge, card, hand_icon, boneyard_icon, crown, star, arrow, dot, label):
         cached.cache_clear()
-    for found in (fonts.font_file, fonts.text_font, fonts.number_font, fonts.fit):
+    for found in (fonts.font_file, fonts.text_font, fonts.number_font, fonts.fit, fonts.fit_names):
         found.cache_clear()

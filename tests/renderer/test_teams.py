@@ -11,7 +11,7 @@ from PIL import Image
 
 from engine import Match, Rules, write_record
 from renderer import RoundResult, palette, theme
-from renderer.compose import team_strip_height
+from renderer.compose import header_layout, team_strip_height
 from renderer.pictures import draw_private, draw_result, draw_table
 from renderer.replay import steps
 from renderer.theme import Sizes
@@ -49,18 +49,14 @@ def test_the_team_colours_are_in_the_palette_after_every_older_entry() -> None:
 def test_each_seat_card_has_its_teams_colour(preset: str) -> None:
     match = _played(preset, 4, seed=3, plays=6)
     image = draw_table(match.table(), NAMES, width=WIDTH)
-    sizes = Sizes(WIDTH)
-    gap = sizes.pad // 2
-    bone = round(WIDTH * 0.12)
-    card = (WIDTH - 2 * sizes.pad - bone - gap * 4) // 4
-    for seat in range(4):
-        x = sizes.pad + seat * (card + gap)
-        box = (x, 0, x + card, sizes.header)
+    layout = header_layout(4, Sizes(WIDTH))
+    for seat, (x, y, width, height) in enumerate(layout.cards):
+        box = (x, y, x + width, y + height)
         mine, other = theme.TEAM_COLOURS[seat % 2], theme.TEAM_COLOURS[1 - seat % 2]
         assert _count(image, mine, box) > 50, seat
         assert _count(image, other, box) == 0, seat
     # The right box: a square of each team's colour beside its total, where the boneyard would be.
-    right = (WIDTH - sizes.pad - bone, 0, WIDTH, sizes.header)
+    right = (layout.box.x, 0, WIDTH, layout.height)
     assert all(_count(image, colour, right) > 20 for colour in theme.TEAM_COLOURS)
 
 
@@ -80,11 +76,11 @@ def test_the_team_totals_are_drawn_and_change_with_the_scores() -> None:
     assert table.rules.has_teams and max(match.side_scores) >= 200
     scored = draw_table(table, NAMES, width=WIDTH)
     nil = draw_table(table._replace(scores=(0, 0, 0, 0)), NAMES, width=WIDTH)
-    sizes = Sizes(WIDTH)
-    right = (WIDTH - sizes.pad - round(WIDTH * 0.12), 0, WIDTH, sizes.header)
+    layout = header_layout(4, Sizes(WIDTH))
+    right = (layout.box.x, 0, WIDTH, layout.height)
     assert scored.crop(right).tobytes() != nil.crop(right).tobytes()
     # Only the box changed: a team's total is not repeated on its seats' cards.
-    left = (0, 0, right[0] - 1, sizes.header)
+    left = (0, 0, right[0] - 1, layout.height)
     assert scored.crop(left).tobytes() == nil.crop(left).tobytes()
 
 
