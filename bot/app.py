@@ -333,7 +333,7 @@ async def poll_until_stopped(bot: Bot, dispatcher: Dispatcher, settings: Setting
         ),
         name="polling",
     )
-    stopped = asyncio.create_task(stop.wait(), name="stop signal")
+    stopped = asyncio.create_task(stop.wait(), name="stopping")
     try:
         await asyncio.wait({polling, stopped}, return_when=asyncio.FIRST_COMPLETED)
         while not polling.done():
