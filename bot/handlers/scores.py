@@ -223,7 +223,7 @@ async def history_command(
 
 
 def history_line(result: GameResult) -> str:
-    names = [scores.display_name(seat.name, seat.user_id, seat.level) for seat in result.seats]
+    names = [scores.name_in_game(seat) for seat in result.seats]
     sides = scores.sides_of(result.preset, len(result.seats))
     if len(sides) < len(result.seats):
         return team_history_line(result, names, sides)

@@ -227,6 +227,21 @@ def display_name(name: str, user_id: int | None, level: str | None) -> str:
     return texts.escape(name) if user_id is not None else score_texts.computer(level)
 
 
+def name_in_game(seat: SeatResult) -> str:
+    """A seat's name in one game's line (/history), as HTML: a person's own name, a computer the name it
+    played under ("🤖 Medium 2"), with its level where that name has none ("🤖 Computer 1 (Medium)"), so
+    that two computers of one game are told apart."""
+    if seat.user_id is not None:
+        return texts.escape(seat.name)
+    made = texts.COMPUTER_NAME.fullmatch(seat.name)
+    if made is None:
+        return score_texts.computer(seat.level)
+    shown = texts.escape(texts.computer_name_shown(seat.name))
+    if made.group(1) in (texts.COMPUTER_WORD, texts.PARTNER_WORD):
+        return f"{shown} ({texts.level_title(seat.level or DEFAULT_LEVEL)})"
+    return shown
+
+
 def changes(result: GameResult) -> list[Change]:
     """Each player's rating change (in the group, or overall for a private game), once per player;
     partners one after the other. A computer level that sat on both teams is left out: its change is

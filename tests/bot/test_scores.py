@@ -468,7 +468,7 @@ async def test_a_private_team_game_with_computer_partner_and_opponents(db: Datab
         line = commands.history_line(result)
     # Medium sat on both teams: its mean change would read as nonsense beside its partner's win.
     assert "🤖 Computer (Medium)" not in caption and "Ann" in caption
-    assert "Ann and 🤖 Computer (Medium) won" in line
+    assert "Ann and 🤖 Medium 2 won" in line and "🤖 Medium 1 and 🤖 Medium 3 are the goats" in line
 
 
 async def test_a_hinted_team_game_changes_no_rating(db: Database) -> None:
@@ -517,3 +517,24 @@ def test_team_history_lines_in_every_language(language: str, goats: str, beat: s
     assert partners.index("Ann") < partners.index(beat) < partners.index("Bob") < partners.index("212 : 148")
     for line in (goat, partners):
         assert not [word for word in (" and ", "beat", "won", "goats", "penalty") if word in line]
+
+
+@pytest.mark.parametrize(
+    ("language", "first", "second"),
+    [
+        ("en", "🤖 Computer 1 (Medium)", "🤖 Computer 2 (Medium)"),
+        ("ru", "🤖 Компьютер 1 (Средний)", "🤖 Компьютер 2 (Средний)"),
+        ("uk", "🤖 Комп’ютер 1 (Середній)", "🤖 Комп’ютер 2 (Середній)"),
+    ],
+)
+def test_history_tells_two_computers_of_one_game_apart(language: str, first: str, second: str) -> None:
+    """A private game against two computers of one level: /history says which came where."""
+    seats = (
+        replace(seat(0, "user:1", 2), name="Ann", user_id=1),
+        replace(seat(1, "computer:medium", 1), name="🤖 Computer 1", level="medium"),
+        replace(seat(2, "computer:medium", 3), name="🤖 Computer 2", level="medium"),
+    )
+    result = GameResult(game_id=9, chat_id=1, kind="private", preset="draw", seats=seats, outcome=FINISHED, ended_at=0)
+    with speaking(language):
+        line = commands.history_line(result)
+    assert f"Ann, {first}, {second}" in line, line
