@@ -5,8 +5,9 @@ public :class:`engine.Table`, never from the round's state: no frame can hold an
 tiles or the boneyard. The hands are shown only once the round is over, as the result in the
 chat shows them. Build it inside ``speaking(language)``: its words are the reader's.
 
-The line's geometry is the renderer's own (``renderer/layout.py``), so the page draws the line
-wrapping exactly as the picture does.
+The line's geometry is the renderer's own (``renderer/layout.py``): the page draws the line
+wrapping as the picture does, or in the rows of another width it is also sent when those fill
+the page's felt better (a tall phone, a phone on its side).
 """
 
 from __future__ import annotations
@@ -26,9 +27,12 @@ from bot.words.refusals import Notice
 from engine import Observation, Table, Tile
 from engine.events import Played
 from engine.line import Line
-from renderer.layout import lay_out
+from renderer.layout import BoardLayout, lay_out
 
 HALF_WIDTH = 24  # the line's width in half-units: six lying tiles, the picture's proportions on a phone
+# Other row widths the page may wrap a long line at: narrower rows for a tall phone, wider for a
+# phone on its side; it takes the one that draws the tiles largest in the space it has.
+OTHER_HALF_WIDTHS = (14, 18, 32)
 LOG_LINES = 4
 _TAG = re.compile(r"<[^>]+>")
 
@@ -45,8 +49,19 @@ def _tile(tile: Tile) -> list[int]:
 @lru_cache(maxsize=256)
 def _line(line: Line) -> dict[str, Any]:
     """The line's geometry for the page. Cached: every page of a game gets the same line after
-    each move (the layout is the costliest part of a frame); the dict is shared, so read only."""
+    each move (the layout is the costliest part of a frame); the dict is shared, so read only.
+    ``wraps``: the same line at other row widths, only those where it wraps differently."""
     board = lay_out(line, HALF_WIDTH)
+    drawn = _geometry(board)
+    wraps: list[dict[str, Any]] = []
+    for half_width in OTHER_HALF_WIDTHS:
+        other = _geometry(lay_out(line, half_width))
+        if other["spots"] != drawn["spots"]:
+            wraps.append({"half_width": half_width, **other})
+    return {**drawn, "spinner": board.spinner, "half_width": HALF_WIDTH, "wraps": wraps}
+
+
+def _geometry(board: BoardLayout) -> dict[str, Any]:
     return {
         "spots": [
             {"tile": _tile(spot.tile), "rect": list(spot.rect), "first": spot.first, "second": spot.second}
@@ -54,7 +69,6 @@ def _line(line: Line) -> dict[str, Any]:
         ],
         "badges": [{"end": badge.end.value, "value": badge.value, "rect": list(badge.rect)} for badge in board.badges],
         "bounds": list(board.bounds),
-        "spinner": board.spinner,
     }
 
 

@@ -90,3 +90,23 @@ def test_words_are_the_readers_and_plain_text() -> None:
     assert frame["headline"].startswith("▶") and "Ваш ход" in frame["headline"]
     assert all("<b>" not in line and "&lt;" not in line for line in frame["log"])
     assert any("<Player" in line for line in frame["log"])
+
+
+@pytest.mark.parametrize(("preset", "seats", "seed"), [("draw", 2, 14), ("fives", 4, 36)])
+def test_a_long_line_comes_in_rows_of_several_widths(preset: str, seats: int, seed: int) -> None:
+    """The page draws the line in the rows that fill its felt best (a tall phone: narrow rows; a phone
+    on its side: wide ones): each wrap holds the same tiles, within its own width; a line that wraps
+    the same way at every width (the first tiles of a round) is sent once."""
+    positions = [match for match in _positions(preset, seats, seed) if not match.round.is_over]
+    early = table_frame(_game(positions[1]), None)["line"]
+    assert early["wraps"] == [] and early["half_width"] == 24
+    longest = max(positions, key=lambda match: len(match.round.line.tiles()))
+    line = table_frame(_game(longest), None)["line"]
+    assert {wrap["half_width"] for wrap in line["wraps"]} >= {14, 18}
+    for layout in (line, *line["wraps"]):
+        assert sorted(spot["tile"] for spot in layout["spots"]) == sorted(spot["tile"] for spot in line["spots"])
+        assert [badge["end"] for badge in layout["badges"]] == [badge["end"] for badge in line["badges"]]
+        x0, y0, x1, y1 = layout["bounds"]
+        assert (x0, x1) == (-layout["half_width"], layout["half_width"])
+        for item in (*layout["spots"], *layout["badges"]):
+            assert x0 <= item["rect"][0] < item["rect"][2] <= x1 and y0 <= item["rect"][1] < item["rect"][3] <= y1

@@ -374,4 +374,4 @@ async def test_a_bad_launch_is_told_what_is_wrong(
             )
             assert driver.execute_script("return window.__frames.length") == 0
             assert driver.execute_script("return document.querySelectorAll('#hand [data-tile]').length") == 0
-            driver.save_screenshot(str(shots / f"table-refused-{re.sub('[^a-z]+', '-', what)}.png"))
+            driver.save_screenshot(str(shots / f"table-refused-{re.sub('[^a-z]+', '-', what.lower())}.png"))

@@ -7,8 +7,14 @@
 (() => {
   // ---------------------------------------------------------------- constants
   const SVG_NS = "http://www.w3.org/2000/svg";
-  const MARGIN_X = 0.4; // half-units of felt beside the line's bounds (the badges lie inside them)
+  const MARGIN_X = 0.6; // half-units of felt beside the line's tiles and end numbers (a number's halo)
   const MARGIN_Y = 1; // and above and below
+  // The line fills the felt, its tiles as large as fit, but a half-unit (half a tile's width) at
+  // most this big: a lone lead is a big tile, never a giant one.
+  const MAX_UNIT_PX = 36; // a lying tile 144 x 72 px
+  const UNITS_ACROSS = 16; // at most a sixteenth of the felt's width (a lead and its two numbers span half of it)
+  const UNITS_DOWN = 5; // and a fifth of its height
+  const KEEP_WRAP = 0.9; // the rows in use stay while they draw the tiles at least this large as the best would
   const PIP_SPACING = 0.5; // between neighbouring pips, in half-units (a half is 2 x 2)
   const PIP_RADIUS = 0.2;
   // Where the pips of each number sit in a half, as offsets on a 3 x 3 grid, the tile lying down.
@@ -187,6 +193,7 @@
     press: null, // a pointer down on a hand tile: {key, id, x, y, button, dragging, ghost, ...}
     dropPoint: null, // {x, y, at}: where the last dragged tile was let go (its animation starts there)
     rematchAt: 0,
+    halfWidth: null, // the width of the rows the line is drawn in (the server offers several)
     words: {}, // the page's words before the first frame (/webapp/words/<language>.json)
     toastTimer: null,
     clockTimer: null,
@@ -564,13 +571,55 @@
 
   const centre = (rect) => ({ x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 });
 
+  // ---------------------------------------------------------------- fitting the line to the felt
+  /** The part of the felt a layout of the line covers, in half-units: its tiles and end numbers
+      with a little felt around them ([x0, y0, x1, y1]); null before the first tile. */
+  function extent(layout) {
+    const rects = [...(layout.spots || []), ...(layout.badges || [])].map((item) => item.rect);
+    if (!rects.length) return null;
+    return [
+      Math.min(...rects.map((rect) => rect[0])) - MARGIN_X,
+      Math.min(...rects.map((rect) => rect[1])) - MARGIN_Y,
+      Math.max(...rects.map((rect) => rect[2])) + MARGIN_X,
+      Math.max(...rects.map((rect) => rect[3])) + MARGIN_Y,
+    ];
+  }
+
+  /** How many pixels a half-unit of `box` gets on a felt `width` x `height` px: all of it in view, up to the cap. */
+  function unitPx(box, width, height) {
+    const fits = Math.min(width / (box[2] - box[0]), height / (box[3] - box[1]));
+    return Math.min(fits, MAX_UNIT_PX, width / UNITS_ACROSS, height / UNITS_DOWN);
+  }
+
+  /** The line as the server laid it out (`line`, or one of its `wraps`: the same line in rows of
+      another width) that draws the tiles largest on this felt, and its viewBox: the line in the
+      middle of the felt, as large as fits. The rows in use are kept unless others are clearly
+      better, so that a line does not jump between two wraps from move to move. */
+  function fitLine(line, width, height) {
+    const layouts = [line, ...(line.wraps || [])];
+    if (!(width > 0 && height > 0) || !extent(line)) {
+      const [x0, y0, x1, y1] = line.bounds || [-24, -2, 24, 2];
+      return { layout: line, viewBox: [x0 - MARGIN_X, y0 - MARGIN_Y, x1 - x0 + 2 * MARGIN_X, y1 - y0 + 2 * MARGIN_Y] };
+    }
+    const fits = layouts.map((layout) => ({ layout, box: extent(layout) }));
+    for (const fit of fits) fit.unit = unitPx(fit.box, width, height);
+    let best = fits[0];
+    for (const fit of fits) if (fit.unit > best.unit) best = fit;
+    const kept = fits.find((fit) => fit.layout.half_width === state.halfWidth);
+    const chosen = kept && kept.unit >= KEEP_WRAP * best.unit ? kept : best;
+    state.halfWidth = chosen.layout.half_width;
+    const [x0, y0, x1, y1] = chosen.box;
+    const [w, h] = [width / chosen.unit, height / chosen.unit];
+    return { layout: chosen.layout, viewBox: [(x0 + x1 - w) / 2, (y0 + y1 - h) / 2, w, h] };
+  }
+
   function renderLine(sources) {
     const frame = state.frame;
-    const line = frame.line || { spots: [], badges: [], bounds: [-24, -2, 24, 2] };
     const board = $("#table svg");
-    const [x0, y0, x1, y1] = line.bounds || [-24, -2, 24, 2];
-    const viewBox = [x0 - MARGIN_X, y0 - MARGIN_Y, x1 - x0 + 2 * MARGIN_X, y1 - y0 + 2 * MARGIN_Y];
-    board.setAttribute("viewBox", viewBox.join(" "));
+    const size = board.getBoundingClientRect();
+    const fitted = fitLine(frame.line || { spots: [], badges: [], bounds: [-24, -2, 24, 2] }, size.width, size.height);
+    const line = fitted.layout;
+    board.setAttribute("viewBox", fitted.viewBox.map((n) => Math.round(n * 1000) / 1000).join(" "));
     const layer = $(".tiles", board);
     const existing = new Map([...layer.children].map((node) => [node.dataset.tile, node]));
     const lastKey = frame.last ? tileKey(frame.last.tile) : null;
@@ -712,7 +761,8 @@
     if (!count) return;
     const gap = 6;
     const width = hand.clientWidth - 16;
-    const biggest = window.innerWidth >= 800 ? 52 : 44;
+    const onItsSide = window.matchMedia("(orientation: landscape) and (max-height: 520px)").matches;
+    const biggest = onItsSide ? 34 : window.innerWidth >= 800 ? 52 : 44; // on its side: room left for the felt
     const fit = Math.floor((width - gap * (count - 1)) / count);
     hand.style.setProperty("--hand-w", `${Math.max(28, Math.min(biggest, fit))}px`);
   }
@@ -1059,6 +1109,14 @@
     });
     $("#rematch").addEventListener("click", rematch);
     window.addEventListener("resize", sizeHand);
+    // The felt changes size with the window, a phone turned, the log's lines, the hand's rows.
+    if (typeof ResizeObserver === "function") {
+      new ResizeObserver(() => {
+        if (state.frame) renderLine(new Map());
+      }).observe($("#table"));
+    } else {
+      window.addEventListener("resize", () => state.frame && renderLine(new Map()));
+    }
     window.addEventListener("pagehide", onPageHide);
     window.addEventListener("pageshow", onPageShow);
 
