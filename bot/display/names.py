@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 from bot.model.game import Seat
 from bot.words import texts
+from renderer.names import short_names
 
 FREE_SEAT = "—"
 
@@ -29,3 +30,13 @@ def shown_name(seat: Seat) -> str:
 def shown_names(seats: Iterable[Seat | None]) -> list[str]:
     """Every seat's shown name, in seat order; a free seat is "—"."""
     return [shown_name(seat) if seat else FREE_SEAT for seat in seats]
+
+
+# A seat's card on the table page of a 390 px phone, four to a row, holds about this many characters.
+PAGE_NAME_CHARACTERS = 9
+
+
+def page_short_names(names: list[str]) -> list[str]:
+    """The names the table page shows where the whole name does not fit: cut as the pictures cut them
+    (renderer.names), so that no two seats read alike ("🤖 Комп… 1", "🤖 Комп… 2")."""
+    return short_names(names, lambda text: len(text) <= PAGE_NAME_CHARACTERS)

@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from bot.display.captions import result_caption
-from bot.display.names import shown_names
+from bot.display.names import page_short_names, shown_names
 from bot.model import absence
 from bot.model.clock import clock_seconds
 from bot.model.game import Game, turn_number
@@ -94,6 +94,7 @@ def table_frame(game: Game, seat: int | None) -> dict[str, Any]:
         raise ValueError(f"game {game.id} has no match yet")  # i18n: not shown
     doc = game.doc
     names = shown_names(doc.seats)
+    short = page_short_names(names)
     view = match.observe(seat) if seat is not None else None
     table = view.table if view is not None else match.table()
     over = table.end is not None
@@ -129,6 +130,7 @@ def table_frame(game: Game, seat: int | None) -> dict[str, Any]:
         "seats": [
             {
                 "name": names[index],
+                "short": short[index],  # shown where the whole name does not fit
                 "tiles": size,
                 "score": table.scores[index],
                 "computer": doc.seats[index] is not None and doc.seats[index].user_id is None,  # type: ignore[union-attr]

@@ -515,6 +515,12 @@
     const holder = $("#seats");
     holder.style.gridTemplateColumns = `repeat(${Math.max(seats.length, 1)}, minmax(0, 1fr))`;
     holder.replaceChildren(...seats);
+    // A name too long for its card gives way to the server's short one ("Комп… 1"), which keeps the
+    // seats apart where the ellipsis at the end made "Компь…" of both computers.
+    (frame.seats || []).forEach((seat, index) => {
+      const name = seats[index].querySelector(".name");
+      if (seat.short && name.scrollWidth > name.clientWidth) name.textContent = seat.short;
+    });
     renderHeadline();
   }
 
