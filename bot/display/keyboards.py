@@ -39,7 +39,7 @@ from bot.words import (
     team_texts,
     texts,
 )
-from engine import ENDS, End, Match, Rules, Tile
+from engine import ENDS, End, EndRequiredError, IllegalMoveError, Match, Move, Rules, Tile, TileError, tile_of
 from engine.players import LEVELS
 
 END_CODES = {End.LEFT: EndCode.LEFT, End.RIGHT: EndCode.RIGHT, End.UP: EndCode.UP, End.DOWN: EndCode.DOWN}
@@ -225,6 +225,32 @@ def end_choice_markup(game: Game, match: Match, tile: Tile, ends: list[End]) -> 
         text=table_texts.back_button(), callback_data=TileTap(game=game.id, version=version, tile="").pack()
     )
     return InlineKeyboardMarkup(inline_keyboard=[row[:2], row[2:], [back]] if len(row) > 2 else [row, [back]])
+
+
+def current_hand_markup(
+    game: Game, match: Match, seat: int, links: TableLinks | None = None
+) -> InlineKeyboardMarkup | None:
+    """What a redraw of the seat's hand shows: its unanswered "which end?" question, if it stands
+    (the same turn, the tile still fitting several ends), else the tiles (:func:`hand_markup`)."""
+    asked = asked_ends(game, match, seat)
+    if asked is not None:
+        return end_choice_markup(game, match, *asked)
+    return hand_markup(game, match, seat, links)
+
+
+def asked_ends(game: Game, match: Match, seat: int) -> tuple[Tile, list[End]] | None:
+    """The tile and the ends of the question the seat was asked and has not answered, while it stands."""
+    question = game.doc.game.asked.get(seat)
+    if question is None or question.turn != turn_number(match) or not absence.to_move(game.doc, match, seat):
+        return None
+    try:
+        tile = tile_of(int(question.tile[0]), int(question.tile[1]))
+        match.check(Move(tile, None), seat=seat)
+    except EndRequiredError as asked:
+        return tile, list(asked.ends)  # type: ignore[arg-type]
+    except (IllegalMoveError, TileError, ValueError, IndexError):
+        return None  # a broken record of it: the tiles
+    return None
 
 
 def solo_menu_markup() -> InlineKeyboardMarkup:

@@ -190,7 +190,10 @@ class Presenter:
                 hands[seat] = hand
         if hands == game.doc.game.hands:
             return game
-        return await self.save_doc(game, replace(game.doc, game=replace(game.doc.game, hands=hands)))
+        # Which message shows a hand is bookkeeping of what was just shown: the game keeps its
+        # wake-up (none on a turn without a clock), or "My hand" would have the game taken over.
+        doc = replace(game.doc, game=replace(game.doc.game, hands=hands))
+        return await self.save_doc(game, doc, wake_at=game.row.wake_at)
 
     async def _show_hand(
         self, game: Game, match: Match, seat: int, user_id: int, *, redraw: bool = False, lost: list[int] | None = None
@@ -222,7 +225,7 @@ class Presenter:
             if game.row.kind == "private":  # a friend room's hands work as a group game's, without the board
                 caption, markup = (
                     captions.hand_caption(game, match, seat),
-                    keyboards.hand_markup(game, match, seat, self.links),
+                    keyboards.current_hand_markup(game, match, seat, self.links),
                 )
                 if current.turn_key == key and redraw:  # the picture is as it was: only the buttons change
                     shown = await self.outbox.edit_caption(chat, current.message_id, caption, markup)
@@ -235,8 +238,8 @@ class Presenter:
             if my_turn and current.turn_key != key:
                 return await self._send_hand(game, match, seat, chat, current, key)
             if current.turn_key == key:
-                if redraw:  # a "back" from the choice of ends: the tiles again
-                    markup = keyboards.hand_markup(game, match, seat, self.links)
+                if redraw:  # where it is (a "back", a stale tap): the tiles, or the question still asked
+                    markup = keyboards.current_hand_markup(game, match, seat, self.links)
                     await self.outbox.edit_markup(chat, current.message_id, markup)
                 return None
             if current.turn_key == frozen or (current.turn_key.endswith(":waiting") and not match.is_over):
@@ -263,7 +266,7 @@ class Presenter:
     ) -> HandMessage | None:
         picture = await self.pictures.private(match, seat, shown_names(game.doc.seats))
         caption = await self._hand_caption(game, match, seat)
-        markup = keyboards.hand_markup(game, match, seat, self.links)
+        markup = keyboards.current_hand_markup(game, match, seat, self.links)
         my_turn = absence.to_move(game.doc, match, seat)
         notify = my_turn and not self.watching(game.id, chat)  # at the table they see it there, at once
         message_id = await self.outbox.send_photo(chat, *picture, caption, markup, notify=notify)

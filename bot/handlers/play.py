@@ -32,7 +32,7 @@ async def tile_tap(query: CallbackQuery, callback_data: TileTap, service: GameSe
     user_id = query.from_user.id
     if callback_data.tile == "" and callback_data.end is EndCode.NONE:  # "back" from the choice of ends
         await query.answer()
-        await service.refresh_hand(game_id, user_id)
+        await service.refresh_hand(game_id, user_id, back_from=callback_data.version)
         return
     tile = _tile(callback_data.tile)
     end = keyboards.CODE_ENDS.get(callback_data.end)

@@ -80,6 +80,14 @@ class HandMessage(NamedTuple):
     turn_key: str
 
 
+class EndQuestion(NamedTuple):
+    """A "which end?" question a seat was asked and has not answered: the tile (its button's code,
+    "63") and the turn (:func:`turn_number`) it was asked at. Stored as ``[turn, tile]``."""
+
+    turn: int
+    tile: str
+
+
 # What became of a rematch request (bot/model/rematch_request.py).
 RematchState = Literal["open", "started", "cancelled"]
 OPEN: Final = "open"
@@ -157,6 +165,10 @@ class GameState:
     owed_claimed_until: float | None = None
     # The seats that asked for a hint: the game is marked so and rated nowhere (bot/table/hints.py).
     hinted: tuple[int, ...] = Field(default=(), exclude_if=lambda value: not value)
+    # The "which end?" question each seat was asked and has not answered: every redraw of that hand
+    # (a wake-up, a restart) asks it again until it is answered, "back" is tapped or the turn moves
+    # on (bot/display/keyboards.py current_hand_markup). Not stored when empty.
+    asked: dict[int, EndQuestion] = Field(default_factory=dict, exclude_if=lambda value: not value)
 
 
 @dataclass(frozen=True, config=STORED)

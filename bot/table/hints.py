@@ -38,7 +38,9 @@ async def give_hint(service: GameService, game_id: int, user_id: int, version: i
         hinted = game.doc.game.hinted
         if seat not in hinted:
             doc = replace(game.doc, game=replace(game.doc.game, hinted=tuple(sorted((*hinted, seat)))))
-            await service.presenter.save_doc(game, doc)
+            # Nothing to show: the game keeps its wake-up (none on a turn without a clock), so that
+            # the wake-up sweep never takes over a game its instance is looking after.
+            await service.presenter.save_doc(game, doc, wake_at=game.row.wake_at)
     line = state.line
     return GivenHint(given, 0 if line.is_empty else len(line.ends_for(given.move.tile)))
 

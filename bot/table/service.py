@@ -22,6 +22,7 @@ from bot.model import absence, scores
 from bot.model.clock import TurnClock
 from bot.model.game import (
     DEFAULT_LEVEL,
+    EndQuestion,
     Game,
     Seat,
     TableDoc,
@@ -380,14 +381,31 @@ class GameService:
     ) -> None:
         """Turn the hand message at ``where`` (chat, message) into the choice of ends for ``tile``,
         under the game's lock and only while the turn ``version`` is the game's: a move made
-        meanwhile (the clock's, say) has redrawn the hand, and an older keyboard must not land on it."""
+        meanwhile (the clock's, say) has redrawn the hand, and an older keyboard must not land on it.
+        The question is stored with the game, so that every later redraw of the hand (a wake-up, a
+        restart) asks it again until it is answered, "back" is tapped or the turn moves on."""
         try:
             async with self.locked(game_id) as game:
-                match, _ = self.present_seat(game, user_id, version)
+                match, seat = self.present_seat(game, user_id, version)
+                game = await self._ask(game, seat, EndQuestion(version, keyboards.tile_code(tile)))
                 markup = keyboards.end_choice_markup(game, match, tile, ends)
                 await self.presenter.outbox.edit_markup(where[0], where[1], markup)
         except TableError:
             return  # the game moved on: the hand shows it
+
+    async def _ask(self, game: Game, seat: int, question: EndQuestion | None) -> Game:
+        """The seat's "which end?" question stored (None: dropped). It needs no showing by anyone
+        else, so the game keeps its wake-up (none on a turn without a clock): a stored question
+        never makes the wake-up sweep take over a game this instance is looking after."""
+        asked = dict(game.doc.game.asked)
+        if question is None:
+            asked.pop(seat, None)
+        else:
+            asked[seat] = question
+        if asked == game.doc.game.asked:
+            return game
+        doc = replace(game.doc, game=replace(game.doc.game, asked=asked))
+        return await self.presenter.save_doc(game, doc, wake_at=game.row.wake_at)
 
     @staticmethod
     def present_seat(game: Game, user_id: int, version: int) -> tuple[Match, int]:
@@ -417,7 +435,8 @@ class GameService:
             moves += more
         # Decided last: the next round's forced lead can end the round, and the match, by itself.
         status = GameStatus.FINISHED if match.is_over else GameStatus.PLAYING
-        doc = replace(game.doc, game=replace(game.doc.game, record=record_of(match)))
+        # A move answers the question of ends, whoever was asked it: the turn has moved on.
+        doc = replace(game.doc, game=replace(game.doc.game, record=record_of(match), asked={}))
         doc = self.clock.stamp(doc, game.row.kind, match)
         wake_at = self._wake_on_commit(Game(replace(game.row, status=status), doc, match))
         row = await self.db.games.save(game.row, status=status, data=doc.to_json(), moves=moves, wake_at=wake_at)
@@ -590,14 +609,18 @@ class GameService:
                 raise TableError(Refusal.NO_GAME)
             await self.presenter.resend_hand(game, seat, user_id)
 
-    async def refresh_hand(self, game_id: int, user_id: int) -> None:
+    async def refresh_hand(self, game_id: int, user_id: int, *, back_from: int | None = None) -> None:
         """Redraw a player's hand where it is (after a stale tap or a "back").
 
         Only that hand: the board and the other hands have not changed, and every edit in a
-        group spends its budget of about 20 a minute."""
+        group spends its budget of about 20 a minute. ``back_from``: "back" was tapped under the
+        question of ends of that turn, which is then dropped; any other redraw asks it again."""
         async with self.locked(game_id) as game:
             seat = game.doc.seat_of(user_id)
             if game.match is not None and seat is not None:
+                question = game.doc.game.asked.get(seat)
+                if question is not None and question.turn == back_from:
+                    game = await self._ask(game, seat, None)
                 await self.presenter.sync_hand(game, seat, user_id)
 
     async def set_computer_level(self, game_id: int, user_id: int, level: str) -> Game | None:
@@ -618,7 +641,9 @@ class GameService:
             computers = [seat for seat in game.doc.seats if seat and seat.is_computer]
             if all(seat.level == level for seat in computers):
                 return None
-            return await self.presenter.save_doc(game, with_computer_level(game.doc, level))
+            # The game keeps its wake-up (none on a turn without a clock): this instance shows the
+            # change at once, and no other is to take the game over for it.
+            return await self.presenter.save_doc(game, with_computer_level(game.doc, level), wake_at=game.row.wake_at)
 
     async def resume(self) -> int:
         """After a restart: bring every running game's messages up to date, run its turn clock on

@@ -19,7 +19,7 @@ from bot.words.i18n import speaking
 from bot.words.refusals import Refusal
 from engine import Match, Rules
 from engine.players import LEVELS
-from storage import Database, GameRow, GameStatus
+from storage import UNSET, Database, GameRow, GameStatus, Unset
 
 HUGE = 2**53
 
@@ -167,8 +167,12 @@ class StoringPresenter:
     def committed(self, game: Game) -> None:
         """Told of each commit (the table pages listen there); nothing here."""
 
-    async def save_doc(self, game: Game, doc: TableDoc, status: GameStatus | None = None) -> Game:
-        row = await self.db.games.save(game.row, data=doc.to_json(), status=status)
+    async def save_doc(
+        self, game: Game, doc: TableDoc, status: GameStatus | None = None, *, wake_at: float | Unset | None = UNSET
+    ) -> Game:
+        if wake_at is UNSET and game.row.wake_at is not None:  # as the presenter keeps a game's wake-up
+            wake_at = game.row.wake_at
+        row = await self.db.games.save(game.row, data=doc.to_json(), status=status, wake_at=wake_at)
         remember(row, doc, game.match)
         return Game(row, doc, game.match)
 

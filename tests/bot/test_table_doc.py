@@ -20,6 +20,7 @@ from bot.model.game import (
     OPEN,
     VERSION,
     DocumentError,
+    EndQuestion,
     GameState,
     HandMessage,
     RematchRequest,
@@ -94,13 +95,13 @@ def test_every_field_has_one_key_in_the_stored_document() -> None:
     options = {item.name for item in fields(TableOptions)}
     game = {item.name for item in fields(GameState)}
     assert not options & game and not {"v", "seats"} & (options | game)
-    # The creator's name, the chats a result has reached and the hints came after version 1 was written, with
-    # defaults that are not stored, so without a new version.
-    later = {"creator", "results_sent", "hints", "hinted"}
+    # The creator's name, the chats a result has reached, the hints and the questions of ends came after
+    # version 1 was written, with defaults that are not stored, so without a new version.
+    later = {"creator", "results_sent", "hints", "hinted", "asked"}
     doc = TableDoc(
         seats=(None,),
         options=TableOptions(creator="Ann", hints=True),
-        game=GameState(results_sent=((1, 2),), hinted=(0,)),
+        game=GameState(results_sent=((1, 2),), hinted=(0,), asked={0: EndQuestion(3, "63")}),
     )
     assert set(doc.to_json()) == {"v", "seats"} | options | game == set(_v1()) | {"v"} | later
 
