@@ -25,9 +25,11 @@ True
 from __future__ import annotations
 
 import io
+import itertools
+import zlib
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 
 from PIL import Image
 
@@ -107,16 +109,14 @@ def steps(
     width: int = WIDTH,
     describe: Describe = english,
     title: Title = round_title,
-) -> list[Step]:
-    """The frames of the game in ``record`` (a JSON record, RECORD.md), in order.
+) -> Steps:
+    """The frames of the game in ``record`` (a JSON record, RECORD.md), in order, each made as it is read.
 
     Raises :class:`engine.RecordError` for a record that does not replay."""
     parsed = read_record(record)
     seats = parsed.seats
     labels = list(names or ())[:seats] + [f"#{seat + 1}" for seat in range(len(names or ()), seats)]
-    sizes = Sizes(width)
-    band = round(width * 0.1)
-    pictures: list[tuple[Image.Image, list[str], float]] = []
+    pictures: list[_Packed] = []
     match: Match | None = None
     replay(parsed)  # a broken record is refused before anything is drawn
     rules = Rules.preset(parsed.preset)
@@ -126,21 +126,71 @@ def steps(
             match = Match.from_deal(rules, round_record.hands, round_record.boneyard, round_record.first)
         else:
             match = match.next_round(round_record.hands, round_record.boneyard, round_record.first)
-        pictures.append((draw_table(match.table(), labels, width=width), [title(index + 1)], DEAL_SECONDS))
+        pictures.append(_Packed.of(draw_table(match.table(), labels, width=width), [title(index + 1)], DEAL_SECONDS))
         for play in round_record.plays:
             before = len(match.round.events)
             match = match.apply(Move(play.tile, play.end), seat=play.seat)
             words = describe(match.round.events[before:], labels)
-            pictures.append((draw_table(match.table(), labels, width=width), words, per_move))
+            pictures.append(_Packed.of(draw_table(match.table(), labels, width=width), words, per_move))
         if match.round.is_over:
             result = draw_result(RoundResult.of_match(match, index), labels, width=width)
-            pictures.append((result, [], ROUND_END_SECONDS))
+            pictures.append(_Packed.of(result, [], ROUND_END_SECONDS))
     if pictures:
-        image, words, seconds = pictures[-1]
-        pictures[-1] = (image, words, seconds + LAST_EXTRA_SECONDS)
-    height = max(image.height for image, _, _ in pictures) + band
-    height += height % 2  # H.264 in 4:2:0 wants even sides
-    return [Step(_frame(image, words, (width, height), band, sizes), seconds) for image, words, seconds in pictures]
+        pictures[-1] = pictures[-1]._replace(seconds=pictures[-1].seconds + LAST_EXTRA_SECONDS)
+    return Steps(pictures, width)
+
+
+class _Packed(NamedTuple):
+    """A step's picture kept small until its frame is made: a long match has a thousand of them,
+    several hundred kilobytes each as pixels (issue 31: the worker kept 600 MB)."""
+
+    size: tuple[int, int]
+    pixels: bytes  # the palette indices, zlib-compressed (the felt compresses some 25 times)
+    words: list[str]
+    seconds: float
+
+    @classmethod
+    def of(cls, picture: Image.Image, words: list[str], seconds: float) -> _Packed:
+        picture = palette.to_palette(picture)
+        return cls(picture.size, zlib.compress(picture.tobytes(), 1), words, seconds)
+
+    def picture(self) -> Image.Image:
+        image = Image.frombytes("P", self.size, zlib.decompress(self.pixels))
+        image.putpalette(theme.PALETTE)
+        return image
+
+
+class Steps(Sequence[Step]):
+    """The frames of a game, each made when it is read: only one is in memory at a time while
+    they are encoded one after another (:func:`encode_animation`)."""
+
+    def __init__(self, pictures: Sequence[_Packed], width: int) -> None:
+        self._pictures = list(pictures)
+        self._band = round(width * 0.1)
+        self._sizes = Sizes(width)
+        height = max((picture.size[1] for picture in self._pictures), default=0) + self._band
+        self.size = (width, height + height % 2)  # H.264 in 4:2:0 wants even sides
+
+    def __len__(self) -> int:
+        return len(self._pictures)
+
+    @overload
+    def __getitem__(self, index: int) -> Step: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Step]: ...
+
+    def __getitem__(self, index: int | slice) -> Step | list[Step]:
+        if isinstance(index, slice):
+            return [self._step(picture) for picture in self._pictures[index]]
+        return self._step(self._pictures[index])
+
+    def seconds(self) -> list[float]:
+        """Each step's time, without making its frame."""
+        return [picture.seconds for picture in self._pictures]
+
+    def _step(self, packed: _Packed) -> Step:
+        return Step(_frame(packed.picture(), packed.words, self.size, self._band, self._sizes), packed.seconds)
 
 
 def move_seconds(plays: int) -> float:
@@ -194,23 +244,26 @@ def _mp4(frames: Sequence[Step]) -> Animation:
         # Each step is encoded once and lasts until the next one's time stamp (a variable frame
         # rate): a still table costs nothing while it is shown. The last is repeated at the end
         # so that it is shown for its whole time.
+        # One frame at a time: ``frames`` may make each only when it is read (:class:`Steps`).
         at = 0
-        for step in [*frames, frames[-1]]:
+        seconds = 0.0
+        for number, step in enumerate(itertools.chain(frames, [frames[-1]])):
             frame = av.VideoFrame.from_image(step.image.convert("RGB"))  # type: ignore[no-untyped-call]
             frame.pts, frame.time_base = at, Fraction(1, TICKS)
             for packet in stream.encode(frame):
                 container.mux(packet)
             at += round(step.seconds * TICKS)
+            seconds += step.seconds if number < len(frames) else 0.0
         for packet in stream.encode(None):
             container.mux(packet)
-    seconds = sum(step.seconds for step in frames)
     return Animation(buffer.getvalue(), "mp4", width, height, seconds, len(frames))
 
 
 def _gif(frames: Sequence[Step]) -> Animation:
     buffer = io.BytesIO()
-    first, *rest = [step.image for step in frames]
-    durations = [round(step.seconds * 1000) for step in frames]
+    made = list(frames)  # a short game's (GIF_FRAMES at most): each frame made once
+    first, *rest = [step.image for step in made]
+    durations = [round(step.seconds * 1000) for step in made]
     first.save(buffer, format="GIF", save_all=True, append_images=rest, duration=durations, loop=0, optimize=False)
     width, height = first.size
     return Animation(buffer.getvalue(), "gif", width, height, sum(durations) / 1000, len(frames))

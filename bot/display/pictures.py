@@ -88,14 +88,34 @@ def exit_with_parent(parent: int) -> None:
 
 class WorkerPool:
     """Worker processes for slow drawing, or a thread when there are none (``workers=0``); a pool
-    whose worker died is started again and the work done in a thread meanwhile."""
+    whose worker died is started again and the work done in a thread meanwhile.
 
-    def __init__(self, workers: int, warm_up: Callable[[], object] | None = None) -> None:
+    With ``retire_after``, workers idle that many seconds are ended, and new ones started (on
+    demand) for the next work: what a rare, heavy job (a replay) left in a worker's memory is
+    given back instead of being kept for good.
+    """
+
+    def __init__(
+        self, workers: int, warm_up: Callable[[], object] | None = None, *, retire_after: float | None = None
+    ) -> None:
         self.workers = workers
         self._warm_up = warm_up
+        self._retire_after = retire_after
         self._pool: Executor | None = None
+        self._started = False
+        self._busy = 0
+        self._retiring: asyncio.TimerHandle | None = None
+
+    @property
+    def running(self) -> bool:
+        """Whether worker processes are kept now (not before the first work after a retirement)."""
+        return self._pool is not None
 
     def start(self) -> None:
+        self._started = True
+        self._open()
+
+    def _open(self) -> None:
         if self.workers > 0 and self._pool is None:
             # "spawn": a fresh interpreter, not a fork of a process that runs threads and sockets.
             self._pool = ProcessPoolExecutor(
@@ -109,21 +129,44 @@ class WorkerPool:
                     self._pool.submit(self._warm_up)
 
     def close(self) -> None:
+        self._started = False
+        self._shut()
+
+    def _shut(self) -> None:
+        if self._retiring is not None:
+            self._retiring.cancel()
+            self._retiring = None
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 
+    def _retire(self) -> None:
+        self._retiring = None
+        if self._busy == 0 and self._pool is not None:
+            log.info("drawing workers idle for %.0f s: ending them until the next work", self._retire_after)
+            self._shut()
+
     async def run(self, work: Callable[..., T], *args: object) -> T:
+        if self._started:
+            self._open()  # again, after the idle workers were retired
         if self._pool is None:
             return await asyncio.to_thread(work, *args)
         loop = asyncio.get_running_loop()
+        if self._retiring is not None:
+            self._retiring.cancel()
+            self._retiring = None
+        self._busy += 1
         try:
             return await loop.run_in_executor(self._pool, work, *args)
         except BrokenProcessPool:
             log.warning("a drawing worker died; starting new ones")
-            self.close()
-            self.start()
+            self._shut()
+            self._open()
             return await asyncio.to_thread(work, *args)
+        finally:
+            self._busy -= 1
+            if self._busy == 0 and self._retire_after is not None and self._pool is not None:
+                self._retiring = loop.call_later(self._retire_after, self._retire)
 
 
 class PictureMaker:

@@ -2,8 +2,14 @@
 
 An animation takes seconds to draw and encode (``bench/replay.py``), so it has a worker process
 of its own: a replay asked for never delays another game's board. The words on its frames are
-the reader's (drawn in the worker, in that language). Telegram keeps what it was sent, so each
-(game, language) is drawn once; later asks send Telegram's file id again.
+the reader's (drawn in the worker, in that language). Each chat gets a game's replay once
+(bot/handlers/replays.py); Telegram keeps what it was sent, so another chat asking for the same
+(game, language) gets Telegram's file id again instead of a new drawing.
+
+Drawing a long match's replay grows its worker by some tens of megabytes (the frames are made
+one at a time as they are encoded, :class:`renderer.replay.Steps`), and what a process grew by
+it seldom gives back: the worker is ended once idle for :data:`RETIRE_AFTER` seconds, and a new
+one started for the next replay or review (``bench/replay.py`` measures both).
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from renderer.replay import render_replay
 
 T = TypeVar("T")
 CACHED = 256  # file ids kept, newest first
+RETIRE_AFTER = 60.0  # seconds: long enough for a replay and the reviews asked for with it to share a worker
 
 
 class Clip(NamedTuple):
@@ -44,8 +51,9 @@ def draw_replay(record: dict[str, Any], names: Sequence[str], language: str) -> 
 
 
 class ReplayMaker:
-    def __init__(self, workers: int) -> None:
-        self._workers = WorkerPool(min(workers, 1))  # one: replays and reviews are rare, each takes seconds
+    def __init__(self, workers: int, *, retire_after: float = RETIRE_AFTER) -> None:
+        # One worker: replays and reviews are rare, each takes seconds.
+        self._workers = WorkerPool(min(workers, 1), retire_after=retire_after)
         self._sent: dict[tuple[int, str], tuple[str, Clip]] = {}
         self.drawing: set[int] = set()  # chats a replay is being drawn for
 

@@ -14,7 +14,7 @@ import re
 import av
 import pytest
 
-from testkit.fake_telegram import FakeTelegram, Message, User
+from testkit.fake_telegram import Chat, FakeTelegram, Message, User
 from testkit.people.players import (
     TURN_TIMEOUT,
     Table,
@@ -32,8 +32,8 @@ from tests.e2e.conftest import BotProcess, Checkpoint
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
-def animations(fake: FakeTelegram, user: User) -> list[Message]:
-    return [m for m in fake.messages(user, from_bot=True) if m.animation is not None]
+def animations(fake: FakeTelegram, chat: User | Chat) -> list[Message]:
+    return [m for m in fake.messages(chat, from_bot=True) if m.animation is not None]
 
 
 def decoded_frames(fake: FakeTelegram, message: Message) -> int:

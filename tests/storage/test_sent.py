@@ -23,7 +23,7 @@ async def test_of_many_asks_at_once_exactly_one_draws(database_url: str) -> None
 
 async def test_once_sent_every_later_ask_is_pointed_at_the_message(db: Database) -> None:
     claim = await db.sent.claim(7, Kind.REPLAY, -100)
-    assert claim.won
+    assert claim.won and claim.claimed_at is not None
     await db.sent.sent(7, Kind.REPLAY, -100, 555)
     assert await db.sent.claim(7, Kind.REPLAY, -100) == Claim(won=False, message_id=555)
     # later too, long after, and after a restart (a new connection to the same rows)
