@@ -91,7 +91,6 @@ class Rules:
     hand_sizes: Mapping[int, int]
     boneyard: Boneyard
     starter: Starter
-    auto_lead: bool = False  # the bot places a forced lead by itself
     reserve: int = 0  # boneyard tiles that can never be drawn (hundred: 2)
     spinner: bool = False
     in_play: InPlay = InPlay.NONE
@@ -128,6 +127,12 @@ class Rules:
     @property
     def forced_lead(self) -> bool:
         return self.starter is not Starter.MATCH
+
+    def names_the_lead(self, round_index: int) -> bool:
+        """Whether the rules name the tile that leads round ``round_index`` (from 0): a forced lead,
+        the one legal move, which is placed by itself. Later rounds of a match whose later-round
+        starter is the match's choice are led with any tile."""
+        return self.forced_lead and (round_index == 0 or self.later_starter is LaterStarter.OWN)
 
     @property
     def draws(self) -> bool:
@@ -228,7 +233,6 @@ PRESETS: Mapping[str, Rules] = MappingProxyType(
                 hand_sizes={2: 7},
                 boneyard=Boneyard.NONE,
                 starter=Starter.HIGHEST,
-                auto_lead=True,
                 fish_tie=FishTie.DRAW,
             ),
             Rules(
@@ -238,7 +242,6 @@ PRESETS: Mapping[str, Rules] = MappingProxyType(
                 hand_sizes={2: 7},
                 boneyard=Boneyard.DRAW,
                 starter=Starter.HIGHEST,
-                auto_lead=True,
                 round_scoring=RoundScoring.OTHERS_MINUS_OWN,
                 fish_tie=FishTie.DRAW,
             ),
@@ -249,7 +252,6 @@ PRESETS: Mapping[str, Rules] = MappingProxyType(
                 hand_sizes={2: 7},
                 boneyard=Boneyard.DRAW,
                 starter=Starter.HIGHEST,
-                auto_lead=True,
                 reserve=2,
                 round_scoring=RoundScoring.OTHERS_MINUS_OWN,
                 fish_tie=FishTie.DRAW,
@@ -275,7 +277,6 @@ PRESETS: Mapping[str, Rules] = MappingProxyType(
                 hand_sizes={4: 7},
                 boneyard=Boneyard.NONE,
                 starter=Starter.HIGHEST,
-                auto_lead=True,
                 round_scoring=RoundScoring.ALL_HANDS,
                 targets={4: 200},
                 teams=Teams.OPPOSITE,
@@ -287,7 +288,7 @@ PRESETS: Mapping[str, Rules] = MappingProxyType(
 
 _ONE_ROUND_4X7 = replace(PRESETS["block"], min_seats=4, max_seats=4, hand_sizes={4: 7}, targets={})
 """Block for four, 7 tiles each, one round: what the four-seat anchors share."""
-_SIX_SIX_LEADS = replace(_ONE_ROUND_4X7, starter=Starter.HIGHEST, auto_lead=True)
+_SIX_SIX_LEADS = replace(_ONE_ROUND_4X7, starter=Starter.HIGHEST)
 
 # The games of two independent engines, as values of the same type: the differential tests and
 # the benchmarks compare ours against them. Not offered to players.

@@ -507,9 +507,9 @@ class RoundState:
         return _from_fields(*values.values())  # type: ignore[arg-type]
 
     def auto_move(self) -> Move | None:
-        """The move the bot makes by itself: a forced lead that the rules place automatically."""
+        """The move made by itself: a forced lead, the one legal move, which nobody has to choose."""
         core = self._core or self._own_core()
-        if not core.end and core.lead < 0 and core.forced >= 0 and self._round.rules.auto_lead:
+        if not core.end and core.lead < 0 and core.forced >= 0:
             return _LEAD_BY_INDEX[core.forced]
         return None
 

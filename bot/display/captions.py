@@ -85,7 +85,8 @@ def status_lines(game: Game, match: Match) -> list[str]:
         lines.append(manners_texts.away_line(away))
     if rules.is_match or rules.in_play.value != "none":
         lines.append(_score_line(rules, state.scores, target, names))
-    recent = table_texts.describe_events(list(state.history[-8:]), names)[-3:]
+    forced_lead = rules.names_the_lead(state.round_index)
+    recent = table_texts.describe_events(list(state.history[-8:]), names, forced_lead=forced_lead)[-3:]
     if recent:
         lines.append(". ".join(recent) + ".")
     return lines

@@ -80,6 +80,12 @@ def _last(table: Table) -> dict[str, Any] | None:
     return None
 
 
+def _log_words(table: Table, names: list[str]) -> list[str]:
+    """The last actions, as the captions word them (a forced lead said to be one)."""
+    forced_lead = table.rules.names_the_lead(table.round_index)
+    return table_texts.describe_events(list(table.history[-8:]), names, forced_lead=forced_lead)[-LOG_LINES:]
+
+
 def _hand(view: Observation) -> list[dict[str, Any]]:
     ends: dict[Tile, list[str]] = {}
     for move in view.legal_moves():
@@ -145,7 +151,7 @@ def table_frame(game: Game, seat: int | None) -> dict[str, Any]:
         "line": _line(table.line),
         "last": _last(table),
         "hand": _hand(view) if view is not None and not over else [],
-        "log": [plain(words) for words in table_texts.describe_events(list(table.history[-8:]), names)[-LOG_LINES:]],
+        "log": [plain(words) for words in _log_words(table, names)],
         "headline": status,
         "result": result,
         "texts": {**page_texts(), "boneyard": plain(table_texts.boneyard_count(table.boneyard_count))},

@@ -135,8 +135,11 @@ def game_winner(name: str) -> str:
     return _("🏆 <b>{name} wins the game!</b>").format(name=escape(name))
 
 
-def describe_events(events: list[Event], names: list[str]) -> list[str]:
-    """Events in words, a draw folded into what followed it: "Ann drew 2 and passed"."""
+def describe_events(events: list[Event], names: list[str], *, forced_lead: bool = False) -> list[str]:
+    """Events in words, a draw folded into what followed it: "Ann drew 2 and passed".
+
+    ``forced_lead``: the rules named the round's lead tile, so the bot placed it by itself
+    (nobody tapped it) and its words say so: "Ann led 1-1 (forced)"."""
     words: list[str] = []
     index = 0
     while index < len(events):
@@ -164,6 +167,8 @@ def describe_events(events: list[Event], names: list[str]) -> list[str]:
             words.append(ngettext("{name} drew {count}", "{name} drew {count}", count).format(name=name, count=count))
         elif type(event) is Passed:
             words.append(_("{name} passed").format(name=name))
+        elif type(event) is Played and forced_lead and event.end is None:
+            words.append(_("{name} led {tile} (forced)").format(name=name, tile=tile_text(event.tile)))
         elif type(event) is Played:
             words.append(_("{name} played {move}").format(name=name, move=_play_words(event)))
         index += 1

@@ -185,19 +185,19 @@ def test_leading_another_tile_than_the_forced_one_is_refused(
 
 
 @pytest.mark.parametrize("preset", ["quickblock", "duel", "hundred"])
-def test_auto_placed_presets_offer_the_forced_lead_as_auto_move(preset: str) -> None:
+def test_every_forced_lead_is_offered_as_auto_move(preset: str) -> None:
     state = start(preset, ["6-6 6-4 6-3 6-2 6-1 6-0 5-4", "5-5 4-4 3-3 2-2 1-1 0-0 6-5"])
     automatic = state.auto_move()
     assert automatic == Move(tile("6-6"))
     after = state.apply(automatic)
     assert after.line.lead == tile("6-6")
-    assert after.auto_move() is None  # only the lead is ever placed by the bot
+    assert after.auto_move() is None  # only the lead is ever placed by itself
 
 
-def test_classic_forced_lead_is_not_auto_placed() -> None:
+def test_classic_forced_lead_is_auto_placed_too() -> None:
     state = start("classic", ["6-6 5-5 0-0 6-5 6-4 6-3 6-2", "1-1 2-2 5-4 5-3 5-2 5-1 5-0"])
     assert state.forced == tile("1-1")
-    assert state.auto_move() is None
+    assert state.auto_move() == Move(tile("1-1")) and state.legal_moves() == [Move(tile("1-1"))]
 
 
 @pytest.mark.parametrize("preset", ["draw", "block", "fives"])

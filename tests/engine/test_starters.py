@@ -6,9 +6,12 @@ which never matters here because starter rules look only at the dealt hands.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from engine import DealError, MissingFirstError, Move, RecordError, RoundState, Tile, WrongFirstError
+from engine import DealError, Match, MissingFirstError, Move, RecordError, RoundState, Rules, Tile, WrongFirstError
+from engine.rules import PRESETS
 from tests.engine.helpers import (
     CHAIN_FROM_6_6,
     CHAIN_FROM_6_6_PLAYS,
@@ -282,3 +285,25 @@ def test_hundred_every_round_starts_with_the_highest_double_not_the_winner() -> 
     )
     assert game.scores == (8, 0)
     assert leader(game.round) == (1, tile("6-6"))
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_the_rules_say_which_rounds_have_a_forced_lead_as_every_deal_does(preset: str) -> None:
+    """``Rules.names_the_lead``, read by captions ("led 1-1 (forced)"), agrees with the deal itself."""
+    rules = Rules.preset(preset)
+    seats = rules.min_seats
+    for seed in range(12):
+        rng = random.Random(seed)
+        game = Match.new(rules, seats, rng, None if rules.forced_lead else 0)
+        while len(game.rounds) < 3 and not game.is_over:
+            round_index = len(game.rounds) - 1
+            assert rules.names_the_lead(round_index) is (game.round.forced is not None), (preset, seed, round_index)
+            game = play_out_round(game, rng)
+            if not game.is_over:
+                game = game.deal_next(rng)
+
+
+def play_out_round(game: Match, rng: random.Random) -> Match:
+    while not game.round.is_over:
+        game = game.apply(rng.choice(game.round.legal_moves()))
+    return game
