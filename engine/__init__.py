@@ -50,7 +50,7 @@ from engine.rules import (
     Rules,
     Starter,
 )
-from engine.state import Deal, Move, Outcome, RoundEnd, RoundState, legal_moves_for, round_to_five
+from engine.state import Deal, Move, Outcome, RoundEnd, RoundState, distinct_ends, legal_moves_for, round_to_five
 from engine.tiles import ALL_TILES, Tile, tile_of
 
 __all__ = [
@@ -102,6 +102,7 @@ __all__ = [
     "UnknownPresetError",
     "WrongFirstError",
     "WrongSeatError",
+    "distinct_ends",
     "legal_moves_for",
     "loads",
     "read_record",

@@ -136,6 +136,59 @@ def line_after(line: Line, move: Move, *, spinner: bool) -> Line:
     return line.place(move.tile, end, spinner=spinner)
 
 
+def distinct_ends(line: Line, rules: Rules, tile: Tile, ends: Sequence[End]) -> list[End]:
+    """Of ``ends`` (where ``tile`` fits ``line``), those that make a difference (see :func:`play_shape`), in
+    their order: of ends whose placements differ only in which side is called left or right, such as
+    the two sides of a lone double, the first. One end means nothing to choose, though a record still
+    names it (RECORD.md: ``end`` is required where several ends fit)."""
+    kept: dict[tuple[object, ...], End] = {}
+    for end in ends:
+        kept.setdefault(play_shape(line.place(tile, end, spinner=rules.spinner), rules), end)
+    return list(kept.values())
+
+
+def play_shape(line: Line, rules: Rules) -> tuple[object, ...]:
+    """What the rest of a round can tell of ``line``: equal for two lines that offer the same moves,
+    draws, passes and scores ever after, whichever side of them is called left (or up).
+
+    Play reads only the open ends: the number each shows and, where the count of the ends scores or
+    a spinner opens (``fives``), whether a double lies there, whether anything was played on that
+    side, and which spinner still waits to open. Left and right are mirror images, and so are up and
+    down: each pair is compared in either order.
+
+    >>> block, two_two = Rules.preset("block"), line_after(EMPTY_LINE, Move(Tile(2, 2)), spinner=False)
+    >>> left, right = (two_two.place(Tile(5, 2), end, spinner=False) for end in (End.LEFT, End.RIGHT))
+    >>> play_shape(left, block) == play_shape(right, block)
+    True
+    """
+    tracks = rules.spinner or rules.in_play is not InPlay.NONE
+    lead = line.lead
+    waiting = line.spinner if line.spinner is not None and line.ends[2] is None else None
+
+    def side(index: int) -> tuple[int, bool, bool, bool]:
+        value = line.ends[index]
+        shown = -1 if value is None else value
+        if not tracks:
+            return shown, False, False, False
+        arm = line.arms[index]
+        double = arm[-1].tile.is_double if arm else (index < 2 and lead is not None and lead.is_double)
+        return shown, double, bool(arm), waiting is not None and waiting.arm is ENDS[index]
+
+    left, right, up, down = (side(index) for index in range(4))
+    shape: tuple[object, ...] = (min((left, right), (right, left)), min((up, down), (down, up)))
+    if tracks:  # a lone lead counts its pips; a waiting spinner opens up and down with its number
+        alone = lead is not None and not line.arms[0] and not line.arms[1]
+        spinner_number = None
+        if waiting is not None and lead is not None:
+            spinner_number = lead.high if waiting.arm is None else line.arm(waiting.arm)[waiting.position].tile.high
+        shape += (
+            lead.pips if alone and lead is not None else -1,
+            waiting is not None and waiting.arm is None,
+            spinner_number,
+        )
+    return shape
+
+
 class RoundState:
     """Everything about one round, hidden hands included (see :mod:`engine.observation` for one seat's view).
 
@@ -461,6 +514,11 @@ class RoundState:
         """The moves the seat to play may choose from (empty once the round is over): tile by tile in
         the order of the hand, and for each tile the ends it fits, in the order of :data:`ENDS`."""
         return (self._core or self._own_core()).offer(self._round.order, _MOVE_TABLE)
+
+    def distinct_ends(self, tile: Tile) -> list[End]:
+        """The ends ``tile`` may legally go on that make a difference (see :func:`distinct_ends`)."""
+        legal = [move.end for move in self.legal_moves() if move.tile == tile and move.end is not None]
+        return distinct_ends(self.line, self._round.rules, tile, legal)
 
     # --- comparing, hashing, pickling -------------------------------------------------
 

@@ -212,14 +212,19 @@ def level_labels(current: str) -> list[str]:
 
 
 def end_choice_markup(game: Game, match: Match, tile: Tile, ends: list[End]) -> InlineKeyboardMarkup:
+    """The "which end?" question for ``tile``: one button per end that makes a difference (of two
+    mirror-image ends, only the engine's first), each with the number it shows where those differ."""
     version = turn_number(match)
     values = match.round.line.open_ends()
+    distinct = match.round.distinct_ends(tile)
+    offered = sorted((end for end in ends if end in distinct), key=ENDS.index)
+    numbered = len({values[end] for end in offered}) > 1  # "left: 2 / right: 2" would tell nothing
     row = [
         InlineKeyboardButton(
-            text=f"{table_texts.end_label(end.value)}: {values[end]}",
+            text=f"{table_texts.end_label(end.value)}: {values[end]}" if numbered else table_texts.end_label(end.value),
             callback_data=TileTap(game=game.id, version=version, tile=tile_code(tile), end=END_CODES[end]).pack(),
         )
-        for end in sorted(ends, key=ENDS.index)
+        for end in offered
     ]
     back = InlineKeyboardButton(
         text=table_texts.back_button(), callback_data=TileTap(game=game.id, version=version, tile="").pack()

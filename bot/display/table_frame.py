@@ -24,7 +24,7 @@ from bot.model.clock import clock_seconds
 from bot.model.game import Game, turn_number
 from bot.words import room_texts, table_texts, texts
 from bot.words.refusals import Notice
-from engine import Observation, Table, Tile
+from engine import End, Observation, Table, Tile, distinct_ends
 from engine.events import Played
 from engine.line import Line
 from renderer.layout import BoardLayout, lay_out
@@ -87,9 +87,17 @@ def _log_words(table: Table, names: list[str]) -> list[str]:
 
 
 def _hand(view: Observation) -> list[dict[str, Any]]:
+    """The seat's tiles, each with where it may go: of two mirror-image ends (a lone double's two
+    sides) only one, so that the page plays such a tile at once instead of asking."""
+    fits: dict[Tile, list[End]] = {}
     ends: dict[Tile, list[str]] = {}
     for move in view.legal_moves():
-        ends.setdefault(move.tile, []).append(move.end.value if move.end is not None else "lead")
+        if move.end is None:
+            ends[move.tile] = ["lead"]
+        else:
+            fits.setdefault(move.tile, []).append(move.end)
+    for tile, found in fits.items():
+        ends[tile] = [end.value for end in distinct_ends(view.table.line, view.table.rules, tile, found)]
     return [{"tile": _tile(tile), "ends": ends.get(tile, [])} for tile in sorted(view.hand, reverse=True)]
 
 

@@ -368,8 +368,11 @@ class GameService:
             move = Move(tile, end)  # type: ignore[arg-type]
             try:
                 match.check(move, seat=seat)  # the engine's own checks, the very ones that apply makes
-            except EndRequiredError as error:
-                return TapOutcome(game, played=False, choose_ends=error.ends, tile=tile)
+            except EndRequiredError:
+                ends = match.round.distinct_ends(tile)
+                if len(ends) > 1:
+                    return TapOutcome(game, played=False, choose_ends=tuple(ends), tile=tile)
+                move = Move(tile, ends[0])  # its ends are one choice (a lone double's two sides): no question
             except IllegalMoveError as error:  # out_of_turn, game_over, not_in_hand, does_not_fit, forced_lead ...
                 raise TableError(Refusal.for_engine_code(error.code)) from None
             game = Game(game.row, absence.moved(game.doc, seat), match)  # their run-outs of the clock start again
