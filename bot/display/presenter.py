@@ -163,11 +163,12 @@ class Presenter:
             return [seat.user_id for seat in game.doc.seats if seat is not None and seat.user_id is not None]
         return [game.row.chat_id]
 
-    async def sync_hand(self, game: Game, seat: int, user_id: int) -> Game:
-        """Redraw one player's hand message where it is (after a stale tap or a "back"), and nothing else."""
+    async def sync_hand(self, game: Game, seat: int, user_id: int, *, redraw: bool = True) -> Game:
+        """Redraw one player's hand message where it is (after a "back"), and nothing else; with
+        ``redraw=False`` only as a sync would, where it does not show this turn yet."""
         if game.match is None:
             return game
-        shown = await self._show_hand(game, game.match, seat, user_id, redraw=True)
+        shown = await self._show_hand(game, game.match, seat, user_id, redraw=redraw)
         return await self._store_hands(game, {seat: shown})
 
     async def resend_hand(self, game: Game, seat: int, user_id: int) -> Game:

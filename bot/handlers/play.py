@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable
+from typing import TypeVar
+
 from aiogram import Router
 from aiogram.types import CallbackQuery
 
 from bot.display import keyboards
 from bot.table import hints
-from bot.table.service import GameService, TableError
+from bot.table.service import GameService, StaleTap, TableError
 from bot.telegram.callbacks import EndCode, HandTap, HintTap, TileTap
 from bot.telegram.outbox import Outbox
 from bot.words import hint_texts, texts
@@ -15,6 +19,47 @@ from bot.words.refusals import Notice, Refusal
 from engine import Tile, TileError, tile_of
 
 router = Router(name="play")
+T = TypeVar("T")
+
+# Telegram shows a spinner on a tapped button until the tap is answered. A tap that has to wait
+# longer than this for its game (whose lock a message waiting for the chat's budget may hold) is
+# answered without a word meanwhile: what it did then shows in the hand.
+ANSWER_WITHIN = 0.8
+
+
+class Tap:
+    """One tap's answer, given once, through the outbox (which never raises: a failed answer only
+    costs the spinner, and what the tap committed must still be shown)."""
+
+    def __init__(self, query: CallbackQuery, outbox: Outbox) -> None:
+        self.query = query
+        self.outbox = outbox
+        self.answered = False
+
+    async def answer(self, text: str = "", *, alert: bool = False) -> None:
+        if not self.answered:
+            self.answered = True
+            await self.outbox.answer(self.query.id, text, alert=alert)
+
+    async def after(self, work: Awaitable[T]) -> T:
+        """``work``'s result; the tap is answered without a word once it has waited :data:`ANSWER_WITHIN`."""
+        task = asyncio.ensure_future(work)
+        try:
+            done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
+            if not done:
+                await self.answer()
+            return await task
+        except asyncio.CancelledError:
+            task.cancel()
+            raise
+
+    async def refused(self, error: TableError) -> None:
+        if isinstance(error, StaleTap) and not error.to_move:
+            # A tap on a hand still waiting for its turn: that is what there is to say (a hand is
+            # redrawn when its turn comes, so "here is the current one" would promise nothing).
+            await self.answer(Refusal.NOT_YOUR_TURN.text)
+        else:
+            await self.answer(error.refusal.text, alert=error.refusal is not Refusal.STALE)
 
 
 def _tile(code: str) -> Tile | None:
@@ -30,43 +75,43 @@ def _tile(code: str) -> Tile | None:
 async def tile_tap(query: CallbackQuery, callback_data: TileTap, service: GameService, outbox: Outbox) -> None:
     game_id = callback_data.game
     user_id = query.from_user.id
+    tap = Tap(query, outbox)
     if callback_data.tile == "" and callback_data.end is EndCode.NONE:  # "back" from the choice of ends
-        await query.answer()
+        await tap.answer()
         await service.refresh_hand(game_id, user_id, back_from=callback_data.version)
         return
     tile = _tile(callback_data.tile)
     end = keyboards.CODE_ENDS.get(callback_data.end)
     if tile is None:
-        await query.answer(Refusal.BROKEN.text, show_alert=True)
+        await tap.answer(Refusal.BROKEN.text, alert=True)
         return
     try:
-        outcome = await service.tap_tile(game_id, user_id, callback_data.version, tile, end)
+        outcome = await tap.after(service.tap_tile(game_id, user_id, callback_data.version, tile, end))
     except TableError as error:
-        await query.answer(error.refusal.text, show_alert=error.refusal is not Refusal.STALE)
+        await tap.refused(error)
         if error.refusal is Refusal.STALE:
-            await service.refresh_hand(game_id, user_id)
+            await service.catch_up_hand(game_id, user_id)
         return
     if not outcome.played:
-        await query.answer(Notice.CHOOSE_END.text)
+        await tap.answer(Notice.CHOOSE_END.text)
         if query.message is not None and outcome.tile is not None:
             where = (query.message.chat.id, query.message.message_id)
             ends = list(outcome.choose_ends)
             await service.offer_ends(game_id, user_id, callback_data.version, outcome.tile, ends, where)  # type: ignore[arg-type]
         return
-    # Through the outbox, which never raises: a tap that waited too long cannot be answered, and
-    # the committed move must still be shown and the computers and the clock set going.
-    await outbox.answer(query.id, texts.you_played(tile))
-    await service.after_tap(outcome)
+    await tap.answer(texts.you_played(tile))
+    await service.after_tap(outcome)  # shown, and the computers and the clock set going
 
 
 @router.callback_query(HandTap.filter())
-async def hand_tap(query: CallbackQuery, callback_data: HandTap, service: GameService) -> None:
+async def hand_tap(query: CallbackQuery, callback_data: HandTap, service: GameService, outbox: Outbox) -> None:
+    tap = Tap(query, outbox)
     try:
-        await service.show_hand(callback_data.game, query.from_user.id)
+        await tap.after(service.show_hand(callback_data.game, query.from_user.id))
     except TableError as error:
-        await query.answer(error.refusal.text, show_alert=True)
+        await tap.answer(error.refusal.text, alert=True)
         return
-    await query.answer(Notice.HAND_SENT.text)
+    await tap.answer(Notice.HAND_SENT.text)
 
 
 @router.callback_query(HintTap.filter())
@@ -76,6 +121,6 @@ async def hint_tap(query: CallbackQuery, callback_data: HintTap, service: GameSe
     except TableError as error:
         await query.answer(error.refusal.text, show_alert=error.refusal is not Refusal.STALE)
         if error.refusal is Refusal.STALE:
-            await service.refresh_hand(callback_data.game, query.from_user.id)
+            await service.catch_up_hand(callback_data.game, query.from_user.id)
         return
     await query.answer(hint_texts.hint_answer(given.hint, ends=given.ends), show_alert=True)

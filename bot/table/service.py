@@ -31,6 +31,7 @@ from bot.model.game import (
     load_game,
     record_of,
     remember,
+    turn_key,
     turn_number,
 )
 from bot.telegram.locks import GameLocks
@@ -56,6 +57,15 @@ class TableError(ValueError):
     def __init__(self, refusal: Refusal) -> None:
         super().__init__(refusal.name.lower())
         self.refusal = refusal
+
+
+class StaleTap(TableError):
+    """A tap on an older view of the game (someone moved since): ``to_move`` is whether its seat is
+    on turn now, so that a tap on a hand still waiting for its turn can be told just that."""
+
+    def __init__(self, to_move: bool) -> None:
+        super().__init__(Refusal.STALE)
+        self.to_move = to_move
 
 
 @contextmanager
@@ -150,18 +160,23 @@ class GameService:
         a stalled holder), the database refuses this change (its version is checked in the
         UPDATE) and the person is shown the game as it is now."""
         async with self.locks(game_id):
-            row = await self.db.games.get(game_id)
-            if row is None:
-                raise TableError(Refusal.NO_GAME)
-            if row.status is GameStatus.CLOSED:
-                raise TableError(Refusal.IDLE_CLOSED)
+            game = await self._stored(game_id)
             try:
-                yield load_game(row)
+                yield game
             except AlreadyHandledError:
                 raise  # the update was delivered again: nothing to say (bot/telegram/middlewares.py)
             except StaleVersionError:
                 log.warning("game %s changed under this change; it was not applied", game_id)
                 raise TableError(Refusal.STALE) from None
+
+    async def _stored(self, game_id: int) -> Game:
+        """The game as stored now (under its lock or not); refused if it is gone or closed."""
+        row = await self.db.games.get(game_id)
+        if row is None:
+            raise TableError(Refusal.NO_GAME)
+        if row.status is GameStatus.CLOSED:
+            raise TableError(Refusal.IDLE_CLOSED)
+        return load_game(row)
 
     # --- lobby ---------------------------------------------------------------------------
 
@@ -363,21 +378,42 @@ class GameService:
     # --- play ------------------------------------------------------------------------------
 
     async def tap_tile(self, game_id: int, user_id: int, version: int, tile: Tile, end: object) -> TapOutcome:
+        tapped = Move(tile, end)  # type: ignore[arg-type]
+        # Judged first on the game as stored, without waiting for its lock, which a message waiting
+        # for Telegram's budget may hold for seconds: a refusal of a tap of turn ``version``, or its
+        # question of ends, stays true once the game has moved past that turn (turns only go on),
+        # so it is answered at once. Only a move that may be played waits, and is judged again.
+        judged = self._judge_tap(await self._stored(game_id), user_id, version, tapped)
+        if isinstance(judged, TapOutcome):
+            return judged
         async with self.locked(game_id) as game:
-            match, seat = self.present_seat(game, user_id, version)
-            move = Move(tile, end)  # type: ignore[arg-type]
-            try:
-                match.check(move, seat=seat)  # the engine's own checks, the very ones that apply makes
-            except EndRequiredError:
-                ends = match.round.distinct_ends(tile)
-                if len(ends) > 1:
-                    return TapOutcome(game, played=False, choose_ends=tuple(ends), tile=tile)
-                move = Move(tile, ends[0])  # its ends are one choice (a lone double's two sides): no question
-            except IllegalMoveError as error:  # out_of_turn, game_over, not_in_hand, does_not_fit, forced_lead ...
-                raise TableError(Refusal.for_engine_code(error.code)) from None
+            judged = self._judge_tap(game, user_id, version, tapped)
+            if isinstance(judged, TapOutcome):
+                return judged
+            match, seat, move = judged
             game = Game(game.row, absence.moved(game.doc, seat), match)  # their run-outs of the clock start again
             game = await self._play(game, seat, move, by_computer=False)
         return TapOutcome(game, played=True)
+
+    def _judge_tap(self, game: Game, user_id: int, version: int, move: Move) -> tuple[Match, int, Move] | TapOutcome:
+        """The match, seat and move a tap plays; its question of ends; or its refusal (raised)."""
+        try:
+            match, seat = self.present_seat(game, user_id, version)
+        except TableError as error:
+            stale_seat = game.doc.seat_of(user_id)
+            if error.refusal is Refusal.STALE and game.match is not None and stale_seat is not None:
+                raise StaleTap(absence.to_move(game.doc, game.match, stale_seat)) from None
+            raise
+        try:
+            match.check(move, seat=seat)  # the engine's own checks, the very ones that apply makes
+        except EndRequiredError:
+            ends = match.round.distinct_ends(move.tile)
+            if len(ends) > 1:
+                return TapOutcome(game, played=False, choose_ends=tuple(ends), tile=move.tile)
+            move = Move(move.tile, ends[0])  # its ends are one choice (a lone double's two sides): no question
+        except IllegalMoveError as error:  # out_of_turn, game_over, not_in_hand, does_not_fit, forced_lead ...
+            raise TableError(Refusal.for_engine_code(error.code)) from None
+        return match, seat, move
 
     async def offer_ends(
         self, game_id: int, user_id: int, version: int, tile: Tile, ends: list[End], where: tuple[int, int]
@@ -390,7 +426,10 @@ class GameService:
         try:
             async with self.locked(game_id) as game:
                 match, seat = self.present_seat(game, user_id, version)
-                game = await self._ask(game, seat, EndQuestion(version, keyboards.tile_code(tile)))
+                question = EndQuestion(version, keyboards.tile_code(tile))
+                if game.doc.game.asked.get(seat) == question:
+                    return  # asked already (a burst of taps on the tile): the hand shows it, no edit again
+                game = await self._ask(game, seat, question)
                 markup = keyboards.end_choice_markup(game, match, tile, ends)
                 await self.presenter.outbox.edit_markup(where[0], where[1], markup)
         except TableError:
@@ -622,9 +661,26 @@ class GameService:
             seat = game.doc.seat_of(user_id)
             if game.match is not None and seat is not None:
                 question = game.doc.game.asked.get(seat)
+                if back_from is not None and (question is None or question.turn != back_from):
+                    return  # taken back, answered or moved on already: the hand shows that (a burst of "back")
                 if question is not None and question.turn == back_from:
                     game = await self._ask(game, seat, None)
                 await self.presenter.sync_hand(game, seat, user_id)
+
+    async def catch_up_hand(self, game_id: int, user_id: int) -> None:
+        """After a tap on an older view: the player's hand brought to the game as it is now, as the
+        move that made the view old does, unless it shows that already (the usual case: then nothing
+        is sent, and a burst of such taps costs no edit, each of which would wait for the chat's
+        budget and hold up the game meanwhile)."""
+        async with self.locked(game_id) as game:
+            seat = game.doc.seat_of(user_id)
+            match = game.match
+            if match is None or seat is None:
+                return
+            shown = game.doc.game.hands.get(seat)
+            if shown is not None and shown.turn_key == turn_key(match):
+                return
+            await self.presenter.sync_hand(game, seat, user_id, redraw=False)
 
     async def set_computer_level(self, game_id: int, user_id: int, level: str) -> Game | None:
         """In a private game, every computer plays at ``level`` from its next move on.

@@ -206,10 +206,11 @@ async def test_tile_taps_refused(shared_fake: FakeTelegram, shared_bot: BotProce
     await refused(fake, forge_tap(fake, carol, carol_chat, playable[0].data))
     await snap.assert_unchanged("a tile tap by someone not in the game")
 
-    # An old version of the keyboard: refused (a short notice), and the current hand stays.
+    # An old version of the keyboard: refused (a short notice), and the current hand stays as it is:
+    # it shows the game already, so nothing is redrawn (a burst of such taps costs no edits).
     old = playable[0].data.replace(f"t:{game}:{version}:", f"t:{game}:{version - 1}:")
     await refused(fake, forge_tap(fake, mover, mover_hand, old), alert=False)
-    await snap.assert_unchanged("a tap with an old version", redraw=mover)
+    await snap.assert_unchanged("a tap with an old version")
 
     # Forged data: junk, a tile not in the hand, no such tile, a bad end, a game that does not exist.
     absent = sorted({f"{a}{b}" for a in range(7) for b in range(a + 1)} - mine)
