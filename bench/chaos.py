@@ -45,7 +45,7 @@ TRIED = {
 }
 LOST = {
     "crash": ("moves lost", "moves applied twice", "not resumed", "integrity failures", "log errors"),
-    "faults": ("not finished", "moves lost", "moves applied twice", "log errors", "violations"),
+    "faults": ("not finished", "moves lost", "moves applied twice", "visible duplicates", "log errors", "violations"),
     "hostile": ("crashes", "state changes", "unanswered", "lost"),
     "concurrency": ("moves applied", "extra moves", "lost"),
     "secrecy": ("leaks", "lost"),

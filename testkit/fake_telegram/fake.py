@@ -220,10 +220,12 @@ class FakeTelegram:
         apply_before_hang: bool = False,
         delay: float = 1.0,
     ) -> None:
-        """The next ``times`` calls (of ``method``, in ``chat``) fail: "429", "500", "hang" or "error";
-        or are "slow": answered ``delay`` seconds late, taking effect at once (``apply_before_hang``:
-        only the answer was slow) or only then (the call was slow to arrive)."""
-        if kind not in ("429", "500", "hang", "slow", "error"):
+        """The next ``times`` calls (of ``method``, in ``chat``) fail: "429", "500", "hang", "drop" (the
+        connection closed at once without an answer) or "error"; "hang" and "drop" take effect first
+        with ``apply_before_hang`` (only the answer is lost); or are "slow": answered ``delay`` seconds
+        late, taking effect at once (``apply_before_hang``: only the answer was slow) or only then (the
+        call was slow to arrive)."""
+        if kind not in ("429", "500", "hang", "drop", "slow", "error"):
             raise ValueError(f"unknown fault kind {kind!r}")
         fault = Fault(
             kind,

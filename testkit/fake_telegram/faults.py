@@ -16,7 +16,8 @@ send twice.  ``getUpdates`` fails at its own, lower rate (``get_updates_rate``),
 after taking effect: updates are confirmed by the next call's offset, so they come again.
 
 Install with :func:`install` (it keeps ``fake.inject`` one-off faults working); the injector
-counts what it did in ``counts`` (kind -> calls) and ``by_method``.  The hook is where the fake
+counts what it did in ``counts`` (kind -> calls), ``by_method`` and ``applied`` (method -> unanswered
+calls that took effect).  The hook is where the fake
 server already asks its injector about every call (``server.ApiServer._run``); ``drop`` is
 carried out in ``server.ApiServer._hang``.
 """
@@ -63,6 +64,7 @@ class ChaosInjector:
     enabled: bool = True
     counts: Counter[str] = field(default_factory=Counter)
     by_method: Counter[tuple[str, str]] = field(default_factory=Counter)
+    applied: Counter[str] = field(default_factory=Counter)  # method -> unanswered calls that took effect
     calls: int = 0  # calls decided while enabled (getUpdates among them)
     polls: int = 0  # getUpdates calls among them
     _rng: random.Random = field(init=False)
@@ -94,6 +96,7 @@ class ChaosInjector:
         applied = kind in ("hang", "drop") and not polling and self._rng.random() < f.applied_share
         self.counts[kind] += 1
         self.by_method[(method, kind)] += 1
+        self.applied[method] += applied
         return Fault(kind, retry_after=f.retry_after, apply_before_hang=applied)
 
     @property

@@ -8,7 +8,9 @@ answer; half of the unanswered ones took effect anyway (a message sent whose ans
 ``getUpdates`` fails at 2 % (never by hanging).  Games are set up with the faults off (the
 people's setup helpers wait for answers), then played with them on: waves of games (default 3
 waves of 8 = 24; ``--quick``: 3 games), a mix of group games with people and computers and
-private games.  Afterwards each game is audited like the crash scenario's, the bot's log is
+private games.  Afterwards each game is audited like the crash scenario's, every chat is searched
+for messages still showing a game's live buttons beside the one current hand, board or final
+result (a photo whose answer was lost, sent again: ``live_duplicates``), the bot's log is
 scanned for ``ERROR`` lines and tracebacks (aiogram's own "Failed to fetch updates", logged at
 ERROR before it backs off and polls again, is counted apart), and the fake's rule violations
 are counted.
@@ -24,7 +26,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from testkit.fake_telegram import FakeTelegram
+from testkit.fake_telegram import Chat, FakeTelegram, User
 from testkit.fake_telegram.faults import ChaosFaults, install
 from testkit.people.players import RESULT_HEAD, result_messages
 from testkit.scenarios.chaos_games import SHORT_MIX, ChaosTable, Harness, audit, set_up
@@ -74,6 +76,8 @@ async def run(
         heads = Counter(RESULT_HEAD.match(m.shown_text).group(1) for m in result_messages(fake, table.results))  # type: ignore[union-attr]
         duplicates += sum(n - 1 for n in heads.values())
     second_answers, violations = lost_reply_answers(fake)
+    twins = live_duplicates(fake, tables)
+    copies = unknown_copies(fake, tables)
     polling_faults = sum(n for (method, _), n in injector.by_method.items() if method == "getUpdates")
     figures: dict[str, object] = {
         "games": found.games,
@@ -93,6 +97,10 @@ async def run(
         "moves lost": found.lost,
         "moves applied twice": found.twice,
         "results posted twice": duplicates,
+        "visible duplicates": sum(twins.values()),
+        "visible duplicates by kind": dict(sorted(twins.items())),
+        "photos sent with their answer lost": injector.applied["sendPhoto"],
+        "copies the bot never learned of": copies,
         "log errors": len(errors),
         "tracebacks": tracebacks,
         "polling errors (aiogram retried)": polling,
@@ -134,6 +142,55 @@ def lost_reply_answers(fake: FakeTelegram) -> tuple[int, list[str]]:
     return again, others
 
 
+# Buttons that act on a game, by what they are under: a hand (tiles, 💡, the computers' level), the
+# group's board ("My hand") or a final result (Rematch, 🎬, 📈). Their callback data: prefix:game:...
+GAME_BUTTONS = {"t": "hand", "hi": "hand", "lv": "hand", "h": "board", "rm": "result", "rp": "result", "rv": "result"}
+
+
+def live_duplicates(fake: FakeTelegram, tables: list[ChaosTable]) -> Counter[str]:
+    """Messages of the bot still on screen with a game's live buttons, beyond one per chat, game and
+    kind (a person's one hand, a group's one board, one final result): the copies Telegram made of
+    a send whose answer was lost (the bot sent it again), or a replaced message never deleted."""
+    chats = {chat.id: chat for table in tables for chat in (*table.people, table.results)}
+    extra: Counter[str] = Counter()
+    for chat in chats.values():
+        for (kind, _), count in live_game_messages(fake, chat).items():
+            extra[kind] += count - 1
+    return +extra
+
+
+def unknown_copies(fake: FakeTelegram, tables: list[ChaosTable]) -> int:
+    """The bot's messages still on screen whose id no answer ever gave it: copies made by a send
+    whose answer was lost (with or without buttons; the bot can never edit or delete them)."""
+    known: dict[int, set[int]] = {}
+    for entry in fake.transcript:
+        if entry.kind == "request" and entry.ok and isinstance(entry.response, dict) and entry.chat_id is not None:
+            known.setdefault(entry.chat_id, set()).add(entry.response.get("message_id", 0))
+    chats = {chat.id: chat for table in tables for chat in (*table.people, table.results)}
+    return sum(
+        1
+        for chat_id, chat in chats.items()
+        for message in fake.messages(chat, from_bot=True)
+        if message.message_id not in known.get(chat_id, set())
+    )
+
+
+def live_game_messages(fake: FakeTelegram, chat: Chat | User) -> Counter[tuple[str, str]]:
+    """How many of the bot's messages in ``chat`` show live buttons, by (what they are under, game)."""
+    shown: Counter[tuple[str, str]] = Counter()
+    for message in fake.messages(chat, from_bot=True):
+        games = {game_button(button) for row in message.inline_keyboard for button in row}
+        shown.update(game for game in games if game is not None)
+    return shown
+
+
+def game_button(button: dict[str, object]) -> tuple[str, str] | None:
+    """(what the button is under, its game) for a game's button, else None."""
+    prefix, _, rest = str(button.get("callback_data") or "").partition(":")
+    kind = GAME_BUTTONS.get(prefix)
+    return (kind, rest.split(":")[0]) if kind else None
+
+
 def report(figures: dict[str, object]) -> str:
     lines = [
         f"faults: {figures['faults']} of {figures['calls while faults were on']} Bot API calls failed "
@@ -146,6 +203,9 @@ def report(figures: dict[str, object]) -> str:
         f"  taps {figures['taps']}, never answered {figures['taps never answered']} (the answer was the failed call)",
         f"  bot log: {figures['log errors']} unhandled errors, {figures['tracebacks']} tracebacks, "
         f"{figures['polling errors (aiogram retried)']} polling errors aiogram retried",
+        f"  photos sent whose answer was lost: {figures['photos sent with their answer lost']}; copies on screen "
+        f"the bot never learned of: {figures['copies the bot never learned of']}; messages with a game's live "
+        f"buttons beside its current one: {figures['visible duplicates']} {figures['visible duplicates by kind']}",
         f"  results posted twice (answer lost, sent again): {figures['results posted twice']}; "
         f"rule violations: {figures['violations']} (besides {figures['taps answered again after a lost reply']} taps "
         "answered again because the reply to the first answer was lost: Telegram says 'query is too old')",
