@@ -14,8 +14,6 @@ import asyncio
 import logging
 from dataclasses import replace
 
-from aiogram.types import InlineKeyboardMarkup
-
 from bot.display import captions, keyboards
 from bot.display.names import shown_names
 from bot.display.pictures import Photo, PictureMaker
@@ -24,6 +22,7 @@ from bot.model.game import Game, load_game, remember, turn_number
 from bot.telegram.locks import GameLocks
 from bot.telegram.outbox import Outbox
 from bot.telegram.pacing import Pacer
+from bot.telegram.twins import add_buttons
 from bot.words.languages import Languages
 from engine import Match
 from storage import Database
@@ -95,18 +94,27 @@ class BoardPainter:
             if stored is None:
                 return
             board, board_round = stored.doc.game.board_message, stored.doc.game.board_round
-            if board is None or board_round != len(match.rounds) - 1:
-                await self._send_new(stored, match, picture, caption, markup)
-                return
+            in_place = board if board_round == len(match.rounds) - 1 else None
+            sent = None if in_place is not None else await self._send_new(stored, match, picture, caption)
+        if in_place is None:
+            # Its buttons once its id is known (bot/telegram/twins.py), outside the lock (the group's
+            # budget may make the edit wait): the painter is the board's only writer, so no later
+            # edit can come before it.
+            if sent is not None:
+                await add_buttons(self.outbox, stored.row.chat_id, sent, markup)
+            return
         # An edit in place goes outside the lock: it changes nothing stored, and a move waits for
         # no upload. The painter task is the board's only writer, so edits still come in order; a
         # result posted meanwhile is followed by a board of its own (the next round's, or the final).
-        if await self.outbox.edit_photo(stored.row.chat_id, board, *picture, caption, markup):
+        if await self.outbox.edit_photo(stored.row.chat_id, in_place, *picture, caption, markup):
             return
         async with self.locks(game.id):  # the message is gone (deleted by someone): a new board
             stored = await self._still_wanted(game, match)
-            if stored is not None and stored.doc.game.board_message in (board, None):
-                await self._send_new(stored, match, picture, caption, markup)
+            if stored is None or stored.doc.game.board_message not in (in_place, None):
+                return
+            sent = await self._send_new(stored, match, picture, caption)
+        if sent is not None:
+            await add_buttons(self.outbox, stored.row.chat_id, sent, markup)
 
     async def _still_wanted(self, game: Game, match: Match) -> Game | None:
         """The game as stored now, if this board of it is still the one to show (under the lock)."""
@@ -123,19 +131,19 @@ class BoardPainter:
             return None  # a newer board is the business of whoever made the newer move
         return stored
 
-    async def _send_new(
-        self, stored: Game, match: Match, picture: Photo, caption: str, markup: InlineKeyboardMarkup | None
-    ) -> None:
+    async def _send_new(self, stored: Game, match: Match, picture: Photo, caption: str) -> int | None:
+        """Send and remember a new board, without its buttons yet (the caller adds them); its id."""
         chat_id = stored.row.chat_id
         board = stored.doc.game.board_message
-        message_id = await self.outbox.send_photo(chat_id, *picture, caption, markup)
+        message_id = await self.outbox.send_photo(chat_id, *picture, caption)
         if message_id is None:
-            return
+            return None
         await self._store(stored.id, message_id, len(match.rounds) - 1)
         # The board it replaces (of the round just ended, whose result message now shows its
         # final table) goes, so that no stale "to play" and "My hand" stay behind.
         if board is not None:
             await self.outbox.delete(chat_id, board)
+        return message_id
 
     async def _store(self, game_id: int, message_id: int, board_round: int) -> None:
         """Remember the new board message (the caller holds the game's lock)."""

@@ -21,6 +21,7 @@ from bot.display.table_links import TableLinks
 from bot.model import absence, rematch_request, scores
 from bot.model.game import Game, HandMessage, RematchRequest, TableDoc, remember, turn_key
 from bot.telegram.outbox import Outbox, Unreachable
+from bot.telegram.twins import send_photo_then_buttons
 from bot.words import table_texts
 from bot.words.languages import Languages
 from engine import Match
@@ -140,7 +141,9 @@ class Presenter:
                     pictures[names] = await self.pictures.result(state, list(names), totals)
                 picture = pictures[names]
                 try:
-                    message_id = await self.outbox.send_photo(chat_id, picture[0], picture[1], caption, markup)
+                    # Its buttons once its id is known (bot/telegram/twins.py): a copy of a send whose
+                    # answer was lost must not offer a rematch nobody will ever update.
+                    message_id = await send_photo_then_buttons(self.outbox, chat_id, *picture, caption, markup)
                 except Unreachable:
                     log.info("game %s: the result cannot be sent to %s", game.id, chat_id)
                     continue
@@ -270,7 +273,9 @@ class Presenter:
         markup = keyboards.current_hand_markup(game, match, seat, self.links)
         my_turn = absence.to_move(game.doc, match, seat)
         notify = my_turn and not self.watching(game.id, chat)  # at the table they see it there, at once
-        message_id = await self.outbox.send_photo(chat, *picture, caption, markup, notify=notify)
+        # The tiles go on once the message's id is known (bot/telegram/twins.py): a copy Telegram made
+        # of a send whose answer was lost is then a picture without buttons, not a second live hand.
+        message_id = await send_photo_then_buttons(self.outbox, chat, *picture, caption, markup, notify=notify)
         if message_id is None:
             return None
         if current is None and self.links is not None:

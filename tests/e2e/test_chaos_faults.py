@@ -2,7 +2,8 @@
 
 About 10 % of the bot's Bot API calls answer 429 (retry after 1 s) or 500, hang past the bot's
 request timeout, or lose their connection; every game must finish with no move lost or applied
-twice, no exception in the bot's log and no Telegram rule broken (``testkit/scenarios/faults.py``).
+twice, no message left with a game's live buttons beside its current one, no exception in the
+bot's log and no Telegram rule broken (``testkit/scenarios/faults.py``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ async def test_games_complete_under_faults() -> None:
     assert figures["finished"] == figures["games"], figures["problems"]
     assert figures["moves lost"] == 0, figures["problems"]
     assert figures["moves applied twice"] == 0, figures["problems"]
+    # A photo sent again after its answer was lost leaves no second copy with live buttons.
+    assert figures["visible duplicates"] == 0, figures["visible duplicates by kind"]
     assert figures["log errors"] == 0, figures["problems"]
     assert figures["tracebacks"] == 0, figures["problems"]
     assert figures["violations"] == 0, figures["problems"]

@@ -251,7 +251,13 @@ async def test_a_group_upgraded_mid_game_plays_on_in_the_supergroup(
 
     supergroup = fake.migrate_to_supergroup(group)
     board = await fake.wait_for_message(supergroup, lambda m: m.photo is not None, timeout=TURN_TIMEOUT)
-    assert board.inline_keyboard, "the board in the supergroup has no My hand button"
+
+    # Its buttons come by an edit once the bot knows the message (bot/telegram/twins.py).
+    def buttons() -> list[list[dict[str, object]]]:
+        shown = fake.world.message(supergroup.id, board.message_id)
+        return shown.inline_keyboard if shown is not None else []
+
+    assert await fake.wait_for(buttons, TURN_TIMEOUT, what="My hand under the supergroup's board")
     assert game_chat(bot, lobby.game_id) == supergroup.id
     stored = stored_chat(bot, supergroup.id)
     assert stored is not None and stored[0].get("preset") == "duel"
