@@ -35,7 +35,7 @@ from engine.observation import Observation
 from engine.players.base import distinct_moves, missing_numbers
 from engine.players.hard import Hard
 from engine.rules import InPlay
-from engine.state import Move, line_after
+from engine.state import Move, distinct_ends, line_after, play_shape
 from engine.tiles import Tile
 
 HEAVY_DOUBLE = 4
@@ -67,7 +67,26 @@ def hint(observation: Observation, rng: random.Random, player: Hard | None = Non
     if not observation.is_my_turn:
         raise ValueError(f"it is not seat {observation.seat}'s turn")
     move = (player or Hard()).choose(observation, rng)
-    return explain(observation, move)
+    return explain(observation, as_offered(observation, move))
+
+
+def as_offered(observation: Observation, move: Move) -> Move:
+    """``move`` with the end a person is offered for it: of two ends that make the same game (the
+    two sides of a lone double), :func:`~engine.state.distinct_ends` offers only the first, so a hint
+    names that one, never a side the hand's buttons leave out."""
+    if move.end is None:
+        return move
+    table = observation.table
+    line, rules = table.line, table.rules
+    fits = [legal.end for legal in observation.legal_moves() if legal.tile == move.tile and legal.end is not None]
+    offered = distinct_ends(line, rules, move.tile, fits)
+    if move.end in offered:
+        return move
+    shape = play_shape(line.place(move.tile, move.end, spinner=rules.spinner), rules)
+    for end in offered:
+        if play_shape(line.place(move.tile, end, spinner=rules.spinner), rules) == shape:
+            return Move(move.tile, end)
+    return move
 
 
 def explain(observation: Observation, move: Move) -> Hint:

@@ -22,7 +22,7 @@ from engine.hints import Hint, hint
 
 class GivenHint(NamedTuple):
     hint: Hint
-    ends: int  # the open ends its tile fits (0: it leads), for the words
+    ends: int  # the ends its tile fits that make a difference (0: it leads), for the words
 
 
 async def give_hint(service: GameService, game_id: int, user_id: int, version: int) -> GivenHint:
@@ -41,8 +41,9 @@ async def give_hint(service: GameService, game_id: int, user_id: int, version: i
             # Nothing to show: the game keeps its wake-up (none on a turn without a clock), so that
             # the wake-up sweep never takes over a game its instance is looking after.
             await service.presenter.save_doc(game, doc, wake_at=game.row.wake_at)
-    line = state.line
-    return GivenHint(given, 0 if line.is_empty else len(line.ends_for(given.move.tile)))
+    if state.line.is_empty:
+        return GivenHint(given, 0)
+    return GivenHint(given, len(state.distinct_ends(given.move.tile)))
 
 
 async def switch_lobby_hints(service: GameService, game_id: int, person: Person) -> Game:

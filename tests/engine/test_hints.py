@@ -7,7 +7,7 @@ import random
 import pytest
 
 from engine import PRESETS, Match, Move, Rules, Tile, read_record, replay, write_record
-from engine.hints import HEAVY_DOUBLE, Reason, explain, hint
+from engine.hints import HEAVY_DOUBLE, Reason, as_offered, explain, hint
 from engine.line import EMPTY_LINE, End
 from engine.players import Hard
 from engine.players.base import missing_numbers
@@ -25,8 +25,10 @@ def test_a_hint_is_the_hard_players_legal_move_and_its_reason_holds(preset: str,
         observation = game.observe(game.round.turn)
         seed = rng.randrange(1 << 30)
         given = hint(observation, random.Random(seed))
-        assert given.move == Hard().choose(observation, random.Random(seed))
+        assert given.move == as_offered(observation, Hard().choose(observation, random.Random(seed)))
         game.round.check(given.move)  # raises if it is not legal
+        if given.move.end is not None:  # the end named is one the hand's buttons offer
+            assert given.move.end in game.round.distinct_ends(given.move.tile)
         _assert_reason_holds(game, given.move, given.reason, given.points, given.number)
 
 
@@ -94,3 +96,17 @@ def test_the_reasons_people_are_given() -> None:
     assert explain(doubles, Move(Tile(6, 6), End.LEFT)).reason is Reason.DOUBLE
     long = explain(doubles, Move(Tile(3, 2), End.RIGHT))
     assert long.reason is Reason.LONG and long.number == 2  # [2|2], [2|1], [2|0] are left
+
+
+def test_a_hint_names_the_side_of_a_lone_double_a_person_is_offered() -> None:
+    """[5|2] on a lone [2|2] makes the same game on either side, so the hand offers no choice (the
+    left side is taken): a hint for the right side would name a button that is not there."""
+    block = PRESETS["block"]
+    observation = Match.new(block, 2, random.Random(4), first=0).observe(0)
+    line = EMPTY_LINE.place(Tile(2, 2), None, spinner=False)
+    lone_double = observation._replace(
+        table=observation.table._replace(line=line, history=()), hand=(Tile(5, 2), Tile(6, 6)), forced=None
+    )
+    assert as_offered(lone_double, Move(Tile(5, 2), End.RIGHT)) == Move(Tile(5, 2), End.LEFT)
+    assert as_offered(lone_double, Move(Tile(5, 2), End.LEFT)) == Move(Tile(5, 2), End.LEFT)
+    assert as_offered(lone_double, Move(Tile(5, 2))) == Move(Tile(5, 2))
