@@ -54,15 +54,12 @@ async def replay_command(
     if result is None:
         return
     chat_id = message.chat.id
-    if chat_id in replays.drawing:
-        await quiet.answer(message, replay_texts.replay_busy(), reply=True)
-        return
-    claim = await db.sent.claim(result.game_id, Kind.REPLAY, chat_id)
+    claim = await _claim_replay(db, replays, result.game_id, chat_id)
     if claim.message_id is not None:
         await quiet.answer(
             message, replay_texts.replay_here(result.game_id), reply_parameters=_quoting(claim.message_id)
         )
-    elif claim.drawing:
+    elif not claim.won:
         await quiet.answer(message, replay_texts.replay_busy(), reply=True)
     elif not await _replay_claimed(db, outbox, replays, chat_id, result, claim):
         await message.reply(replay_texts.replay_failed())
@@ -83,20 +80,27 @@ async def replay_tap(
     ):
         await query.answer(Refusal.NO_GAME.text, show_alert=True)
         return
-    if chat.id in replays.drawing:
-        await query.answer(replay_texts.replay_busy())
-        return
     # The answers to a tap are no messages: pointing at the replay sent before costs the chat nothing.
-    claim = await db.sent.claim(result.game_id, Kind.REPLAY, chat.id)
+    claim = await _claim_replay(db, replays, result.game_id, chat.id)
     if claim.message_id is not None:
         await query.answer(replay_texts.replay_sent_before(result.game_id))
         return
-    if claim.drawing:
+    if not claim.won:
         await query.answer(replay_texts.replay_busy())
         return
     await query.answer(replay_texts.replay_coming())
     if not await _replay_claimed(db, outbox, replays, chat.id, result, claim):
         await outbox.send_text(chat.id, replay_texts.replay_failed())
+
+
+async def _claim_replay(db: Database, replays: ReplayMaker, game_id: int, chat_id: int) -> Claim:
+    """Claim the replay of ``game_id`` for ``chat_id``; a replay already sent there is pointed at even
+    while another game's is being drawn in that chat, which holds up only a new one (one at a time a chat)."""
+    claim = await db.sent.claim(game_id, Kind.REPLAY, chat_id)
+    if claim.won and chat_id in replays.drawing:
+        await db.sent.release(game_id, Kind.REPLAY, chat_id, claim)
+        return Claim(won=False)
+    return claim
 
 
 def _quoting(message_id: int) -> ReplyParameters:
