@@ -98,6 +98,11 @@ class Game:
             and e.params.get("message_id") in (message.message_id, str(message.message_id))
         ]
 
+    def last_seq(self) -> int:
+        """The newest request's number: a long poll gets its number when it starts and is written down
+        when it ends, after requests that started later, so the last entry is not always the newest."""
+        return max(e.seq for e in self.fake.transcript)
+
     def answers_at(self, queries: list[CallbackQuery], since: int) -> list[int]:
         ids = {q.id for q in queries}
         return [
@@ -111,7 +116,7 @@ class Game:
 
     async def move_burst(self, message: Message, data: str) -> None:
         """Fifty taps of a move: exactly one applied, answered once "✅", the hand edited a few times."""
-        since, moves = self.fake.transcript[-1].seq, self.people_moves()
+        since, moves = self.last_seq(), self.people_moves()
         queries = self.burst(message, data)
         await self.answered(queries)
         if any("choose" in answer_text(q) for q in queries):  # a tile of two ends: the question first
