@@ -7,80 +7,27 @@ keyboards it is asked to show.
 
 from __future__ import annotations
 
-import random
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, cast
 
 import pytest_asyncio
-from aiogram.types import InlineKeyboardMarkup
 
 from bot.display import keyboards
-from bot.display.boards import BoardPainter
-from bot.display.pictures import PictureMaker
-from bot.display.presenter import Presenter
 from bot.model.game import EndQuestion, Game, GameState, HandMessage, Seat, TableDoc, record_of, turn_key, turn_number
 from bot.table import hints
 from bot.table.service import GameService
-from bot.telegram.callbacks import EndCode, TileTap
-from bot.telegram.locks import GameLocks
-from bot.telegram.outbox import Outbox
-from bot.words.languages import Languages
-from engine import End, EndRequiredError, Match, Move, Rules, Tile
+from engine import End, Tile
 from storage import Database, GameRow, GameStatus
-from tests.bot.test_results_once import Boards, Pictures
+from tests.bot.hand_stand_ins import Telegram, game_service, open_database, two_end_turn
 
 ANN = 7
 HAND = 50  # Ann's hand message in her private chat
 
 
-class Telegram:
-    """The outbox as far as the presenter and the service use it: the keyboard each edit leaves."""
-
-    def __init__(self) -> None:
-        self.shown: list[InlineKeyboardMarkup | None] = []  # the hand's keyboard after each edit
-        self.next_id = 100
-
-    async def edit_photo(self, chat_id: int, message_id: int, *rest: Any) -> bool:
-        self.shown.append(rest[-1])
-        return True
-
-    async def edit_caption(self, chat_id: int, message_id: int, caption: str, markup: Any = None) -> bool:
-        self.shown.append(markup)
-        return True
-
-    async def edit_markup(self, chat_id: int, message_id: int, markup: Any = None) -> bool:
-        self.shown.append(markup)
-        return True
-
-    async def send_photo(self, chat_id: int, *rest: Any, **kw: Any) -> int:
-        self.shown.append(rest[-1])
-        self.next_id += 1
-        return self.next_id
-
-    async def set_menu_app(self, *args: Any) -> None:
-        pass
-
-    async def delete(self, *args: Any) -> bool:
-        return True
-
-    def delete_soon(self, chat_id: int, message_id: int) -> None:
-        pass
-
-    def ends_shown(self) -> list[str]:
-        """The end codes under the hand as last shown ([] when it shows its tiles)."""
-        markup = self.shown[-1]
-        assert markup is not None
-        data = [button.callback_data or "" for row in markup.inline_keyboard for button in row]
-        taps = [TileTap.unpack(tap) for tap in data if tap.startswith("t:")]
-        return [tap.end.value for tap in taps if tap.end is not EndCode.NONE]
-
-
 @pytest_asyncio.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(f"sqlite:///{tmp_path / 'ends.sqlite3'}")
-    await database.migrate()
+    database = await open_database(tmp_path)
     try:
         yield database
     finally:
@@ -94,32 +41,11 @@ async def telegram() -> Telegram:
 
 @pytest_asyncio.fixture
 async def service(db: Database, telegram: Telegram) -> AsyncIterator[GameService]:
-    presenter = Presenter(
-        db, cast(Outbox, telegram), cast(PictureMaker, Pictures()), cast(BoardPainter, Boards()), Languages(db)
-    )
-    # Computers wait an hour before each move: nothing changes the game behind the test's back.
-    service = GameService(db, presenter, GameLocks(), group_delay=3600, private_delay=3600)
+    service = game_service(db, telegram)
     try:
         yield service
     finally:
         await service.close()
-
-
-def two_end_turn() -> tuple[Match, Tile, list[End]]:
-    """A block duel on seat 0's turn, with a playable tile that fits two ends."""
-    for seed in range(1000):
-        rng = random.Random(seed)
-        match = Match.new(Rules.preset("block"), 2, rng)
-        while not match.round.is_over:
-            if match.round.turn == 0:
-                for move in match.round.legal_moves():
-                    try:
-                        match.check(Move(move.tile, None), seat=0)
-                    except EndRequiredError as error:
-                        if len(match.round.distinct_ends(move.tile)) > 1:  # else no question: one choice
-                            return match, move.tile, list(error.ends)  # type: ignore[arg-type]
-            match = match.apply(rng.choice(match.round.legal_moves()), seat=match.round.turn)
-    raise AssertionError("no deal with a tile that fits two ends")
 
 
 async def ann_on_turn(service: GameService) -> tuple[Game, Tile, list[End]]:

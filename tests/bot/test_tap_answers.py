@@ -11,7 +11,6 @@ that records what it is asked to do, and the game's lock is one that fails a tes
 from __future__ import annotations
 
 import asyncio
-import random
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import datetime
@@ -25,63 +24,20 @@ from aiogram.methods import AnswerCallbackQuery
 from aiogram.types import CallbackQuery, Chat, Message, User
 
 from bot.display import keyboards
-from bot.display.boards import BoardPainter
-from bot.display.pictures import PictureMaker
-from bot.display.presenter import Presenter
 from bot.handlers import play
 from bot.model.game import Game, GameState, HandMessage, Seat, TableDoc, record_of, turn_key, turn_number
 from bot.table.service import GameService, StaleTap, TableError
 from bot.telegram.callbacks import EndCode, TileTap
 from bot.telegram.locks import GameLocks
 from bot.telegram.outbox import Outbox
-from bot.words.languages import Languages
 from bot.words.refusals import Notice, Refusal
-from engine import End, EndRequiredError, Match, Move, Rules, Tile, tile_of
+from engine import End, Tile, tile_of
 from storage import Database, GameStatus
-from tests.bot.test_results_once import Boards, Pictures
+from tests.bot.hand_stand_ins import Telegram, game_service, open_database, two_end_turn
 
 ANN = 7
 HAND = 50  # Ann's hand message in her private chat
 BURST = 50
-
-
-class Telegram:
-    """The outbox as the presenter, the service and the tap handlers use it: what it was asked to do."""
-
-    def __init__(self) -> None:
-        self.edits: list[str] = []  # the method of each edit of a message
-        self.answers: list[tuple[str, str, bool]] = []  # (callback id, text, alert)
-        self.answered = asyncio.Event()
-        self.next_id = 100
-
-    async def edit_photo(self, chat_id: int, message_id: int, *rest: Any) -> bool:
-        self.edits.append("editMessageMedia")
-        return True
-
-    async def edit_caption(self, chat_id: int, message_id: int, caption: str, markup: Any = None) -> bool:
-        self.edits.append("editMessageCaption")
-        return True
-
-    async def edit_markup(self, chat_id: int, message_id: int, markup: Any = None) -> bool:
-        self.edits.append("editMessageReplyMarkup")
-        return True
-
-    async def send_photo(self, chat_id: int, *rest: Any, **kw: Any) -> int:
-        self.next_id += 1
-        return self.next_id
-
-    async def set_menu_app(self, *args: Any) -> None:
-        pass
-
-    async def delete(self, *args: Any) -> None:
-        pass
-
-    def delete_soon(self, chat_id: int, message_id: int) -> None:
-        pass
-
-    async def answer(self, callback_id: str, text: str = "", *, alert: bool = False, url: str | None = None) -> None:
-        self.answers.append((callback_id, text, alert))
-        self.answered.set()
 
 
 class HeldLocks(GameLocks):
@@ -98,8 +54,7 @@ class HeldLocks(GameLocks):
 
 @pytest_asyncio.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(f"sqlite:///{tmp_path / 'taps.sqlite3'}")
-    await database.migrate()
+    database = await open_database(tmp_path)
     try:
         yield database
     finally:
@@ -113,32 +68,11 @@ async def telegram() -> Telegram:
 
 @pytest_asyncio.fixture
 async def service(db: Database, telegram: Telegram) -> AsyncIterator[GameService]:
-    presenter = Presenter(
-        db, cast(Outbox, telegram), cast(PictureMaker, Pictures()), cast(BoardPainter, Boards()), Languages(db)
-    )
-    # Computers wait an hour before each move: nothing changes the game behind the test's back.
-    service = GameService(db, presenter, HeldLocks(), group_delay=3600, private_delay=3600)
+    service = game_service(db, telegram, HeldLocks())
     try:
         yield service
     finally:
         await service.close()
-
-
-def two_end_turn() -> tuple[Match, Tile, list[End]]:
-    """A block duel on seat 0's turn, with a playable tile that fits two ends."""
-    for seed in range(1000):
-        rng = random.Random(seed)
-        match = Match.new(Rules.preset("block"), 2, rng)
-        while not match.round.is_over:
-            if match.round.turn == 0:
-                for move in match.round.legal_moves():
-                    try:
-                        match.check(Move(move.tile, None), seat=0)
-                    except EndRequiredError as error:
-                        if len(match.round.distinct_ends(move.tile)) > 1:
-                            return match, move.tile, list(error.ends)  # type: ignore[arg-type]
-            match = match.apply(rng.choice(match.round.legal_moves()), seat=match.round.turn)
-    raise AssertionError("no deal with a tile that fits two ends")
 
 
 async def ann_on_turn(service: GameService) -> tuple[Game, Tile, list[End]]:
