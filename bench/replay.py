@@ -41,6 +41,7 @@ from bot.display.reviews import draw_review
 from engine import PRESETS, Match, write_record
 from engine.review import review
 from renderer.replay import encode_animation, steps
+from testkit.launcher import processes
 from testkit.positions import played_out
 
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
@@ -119,22 +120,14 @@ def megabytes(pid: int, field: str = "VmRSS") -> float | None:
     return None
 
 
-def children(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rpartition(")")[2].split()[1]) == pid:
-                found.append(int(entry.name))
-    return found
+def children() -> list[int]:
+    """This process's children (the pool's worker, multiprocessing's resource tracker)."""
+    return [pid for pid, parent in processes() if parent == os.getpid()]
 
 
 def worker() -> int | None:
     """The pool's worker process: a spawned child that is not multiprocessing's resource tracker."""
-    for pid in children(os.getpid()):
+    for pid in children():
         try:
             command = Path(f"/proc/{pid}/cmdline").read_bytes()
         except OSError:
@@ -146,7 +139,7 @@ def worker() -> int | None:
 
 def total() -> float:
     """This process and its children, as the bot and its workers would be."""
-    return sum(megabytes(pid) or 0.0 for pid in [os.getpid(), *children(os.getpid())])
+    return sum(megabytes(pid) or 0.0 for pid in [os.getpid(), *children()])
 
 
 class Peak:
