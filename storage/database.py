@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Final
 from urllib.parse import urlsplit
 
-from storage.backend import MIGRATIONS_LOCK, SQLITE, Backend
+from storage.backend import MIGRATIONS_LOCK, Backend
 from storage.chats import ChatRepository
 from storage.errors import AlreadyHandledError, ChatBusyError, DatabaseUrlError, StaleVersionError
 from storage.games import GameRepository
 from storage.handled import HandledUpdates
-from storage.migrations import MIGRATIONS, POSTGRES_MIGRATIONS
+from storage.migrations import migrations_for
 from storage.results import ResultRepository
 from storage.sent import SentOnce
 from storage.users import UserRepository
@@ -96,7 +96,7 @@ class Database:
         self.dialect = backend.dialect
         self.shared: bool = backend.shared
         self.wake_grace = float(wake_grace)
-        self.migrations = MIGRATIONS if backend.dialect == SQLITE else POSTGRES_MIGRATIONS
+        self.migrations = migrations_for(backend.dialect)
         self.games = GameRepository(backend, wake_grace=self.wake_grace)
         self.users = UserRepository(backend)
         self.chats = ChatRepository(backend, games_moved=self.games.forget)
@@ -105,8 +105,11 @@ class Database:
         self.sent = SentOnce(backend)
 
     @classmethod
-    async def open(cls, url: str, *, wake_grace: float = DEFAULT_WAKE_GRACE) -> Database:
-        """The database ``url`` names, migrated to the newest schema.
+    async def open(
+        cls, url: str, *, wake_grace: float = DEFAULT_WAKE_GRACE, schema_version: int | None = None
+    ) -> Database:
+        """The database ``url`` names, migrated to the newest schema (or to ``schema_version``, as an
+        older release left it: what the tests of an upgrade start from).
 
         Raises :class:`DatabaseUrlError` for a URL that is neither ``sqlite:///...`` nor
         ``postgresql://...`` (``postgres://``); any query string of the latter goes to asyncpg,
@@ -127,7 +130,7 @@ class Database:
             raise DatabaseUrlError(f"DATABASE_URL must be {URL_FORMS} ({_scheme_of(url)})")
         try:
             database = cls(backend, wake_grace=wake_grace)
-            await database.migrate()
+            await database.migrate(up_to=schema_version)
         except BaseException:
             await backend.close()
             raise
@@ -136,14 +139,15 @@ class Database:
     async def close(self) -> None:
         await self.backend.close()
 
-    async def migrate(self) -> int:
-        """Apply the migrations this database has not seen; returns the schema version.
+    async def migrate(self, *, up_to: int | None = None) -> int:
+        """Apply the migrations this database has not seen (those up to ``up_to`` alone, if given);
+        returns the schema version.
 
         Each migration is a transaction of its own that first takes a lock and then reads the
         version again, so that two instances starting at once against one empty database do not
         both apply it: the second waits, then finds it applied.
         """
-        scripts = self.migrations
+        scripts = self.migrations[:up_to]
         while True:
             async with self.backend.transaction() as transaction:
                 await transaction.lock(MIGRATIONS_LOCK)

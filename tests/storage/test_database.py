@@ -11,7 +11,7 @@ from storage import ChatBusyError, Database, GameStatus, StaleVersionError, data
 from storage.database import DatabaseUrlError
 from storage.games import MoveLog
 from storage.handled import handling
-from storage.migrations import MIGRATIONS, POSTGRES_MIGRATIONS
+from storage.migrations import MIGRATIONS, migrations_for
 
 
 def test_database_urls() -> None:
@@ -41,13 +41,9 @@ async def test_other_urls_are_refused_without_showing_a_password(url: str) -> No
         assert "sqlite:///" in message and "postgresql://" in message
 
 
-def test_both_dialects_have_the_same_migrations() -> None:
-    assert len(POSTGRES_MIGRATIONS) == len(MIGRATIONS) == 9
-
-
 async def test_migrations_run_once(database_url: str, dialect: str) -> None:
     db = await Database.open(database_url)
-    assert db.migrations == (MIGRATIONS if dialect == "sqlite" else POSTGRES_MIGRATIONS)
+    assert db.migrations == migrations_for(dialect)
     assert await db.migrate() == len(MIGRATIONS)
     row = await db.backend.fetch_one("SELECT COUNT(*), MAX(version) FROM schema_version")
     assert row is not None and tuple(row) == (len(MIGRATIONS), len(MIGRATIONS))
@@ -209,13 +205,7 @@ async def test_two_instances_opening_a_game_in_one_chat_open_one(database_url: s
 
 async def test_a_database_of_schema_4_gets_wake_ups(database_url: str) -> None:
     """A database made before migration 5 keeps its games; a running one has no wake-up until saved."""
-    old = await Database.open(database_url)
-    await old.backend.execute("DROP TABLE handled_updates")
-    await old.backend.execute("DROP INDEX games_by_wake")
-    await old.backend.execute("ALTER TABLE games DROP COLUMN wake_at")
-    await old.backend.execute("ALTER TABLE results DROP COLUMN hinted")  # migration 8, undone
-    await old.backend.execute("DROP TABLE sent_once")  # migration 9, undone
-    await old.backend.execute("DELETE FROM schema_version WHERE version >= 5")
+    old = await Database.open(database_url, schema_version=4)
     await old.backend.execute(
         "INSERT INTO games (chat_id, kind, status, preset, creator_id, version, data, created_at, updated_at)"
         " VALUES (?, 'group', 'playing', 'duel', 1, 3, '{\"n\": 1}', 1.5, 2.5)",
@@ -237,10 +227,7 @@ async def test_a_database_of_schema_4_gets_wake_ups(database_url: str) -> None:
 async def test_a_database_of_schema_6_drops_the_wake_ups_of_ended_games(database_url: str) -> None:
     """Before migration 7 a finished game kept the wake-up of its last move; now a finished game
     with a wake-up owes something and is woken, so the old ones are dropped (a running game's stay)."""
-    old = await Database.open(database_url)
-    await old.backend.execute("ALTER TABLE results DROP COLUMN hinted")  # migration 8, undone
-    await old.backend.execute("DROP TABLE sent_once")  # migration 9, undone
-    await old.backend.execute("DELETE FROM schema_version WHERE version >= 7")
+    old = await Database.open(database_url, schema_version=6)
     rows = {}
     for status in (GameStatus.PLAYING, GameStatus.FINISHED, GameStatus.CANCELLED):
         game = await old.games.create(chat_id=-5, kind="group", status=status, preset="duel", creator_id=1, data={})
@@ -258,11 +245,7 @@ async def test_a_database_of_schema_6_drops_the_wake_ups_of_ended_games(database
 
 async def test_a_database_of_schema_5_gets_handled_updates(database_url: str) -> None:
     """A database made before migration 6 keeps its games and starts with no update handled."""
-    old = await Database.open(database_url)
-    await old.backend.execute("DROP TABLE handled_updates")
-    await old.backend.execute("ALTER TABLE results DROP COLUMN hinted")  # migration 8, undone
-    await old.backend.execute("DROP TABLE sent_once")  # migration 9, undone
-    await old.backend.execute("DELETE FROM schema_version WHERE version >= 6")
+    old = await Database.open(database_url, schema_version=5)
     game = await old.games.create(
         chat_id=-5, kind="group", status=GameStatus.LOBBY, preset="duel", creator_id=1, data={}
     )
@@ -281,10 +264,7 @@ async def test_a_database_of_schema_5_gets_handled_updates(database_url: str) ->
 
 async def test_a_database_of_schema_7_keeps_its_results_unhinted(database_url: str) -> None:
     """Results stored before migration 8 were played without hints."""
-    old = await Database.open(database_url)
-    await old.backend.execute("ALTER TABLE results DROP COLUMN hinted")
-    await old.backend.execute("DROP TABLE sent_once")  # migration 9, undone
-    await old.backend.execute("DELETE FROM schema_version WHERE version >= 8")
+    old = await Database.open(database_url, schema_version=7)
     game = await old.games.create(
         chat_id=-5, kind="group", status=GameStatus.FINISHED, preset="duel", creator_id=1, data={}
     )
