@@ -16,8 +16,8 @@ import sys
 from collections import Counter
 from collections.abc import Sequence
 
-from locales import compile_all
 from locales.catalogues import problems, run_update
+from locales.files import compile_all
 
 
 def main(argv: Sequence[str] | None = None) -> int:

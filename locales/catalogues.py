@@ -32,7 +32,7 @@ from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
-from locales import DIRECTORY, LANGUAGES, SOURCE_LANGUAGE, catalogue
+from locales.files import DIRECTORY, LANGUAGES, SOURCE_LANGUAGE, catalogue
 
 ROOT = DIRECTORY.parent
 TEMPLATE = DIRECTORY / "messages.pot"

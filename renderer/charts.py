@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
-from renderer import theme
+import renderer.theme as theme
 from renderer.encode import Picture, encode
 from renderer.fonts import FONT_LOCK, clean, fit, number_font, text_font
 from renderer.theme import Colour

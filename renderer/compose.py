@@ -14,9 +14,11 @@ from typing import NamedTuple
 
 from PIL import Image, ImageDraw, ImageFont
 
+import renderer.palette as palette
+import renderer.sprites as sprites
+import renderer.theme as theme
 from engine.line import Line
 from engine.tiles import Tile
-from renderer import palette, sprites, theme
 from renderer.fonts import fit_names, text_font
 from renderer.layout import BoardLayout, lay_out
 from renderer.sprites import Look

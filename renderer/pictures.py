@@ -22,10 +22,11 @@ from collections.abc import Sequence
 
 from PIL import Image
 
+import renderer.palette as palette
+import renderer.theme as theme
 from engine.observation import Observation, Table
 from engine.rules import InPlay, Rules
 from engine.tiles import Tile
-from renderer import palette, theme
 from renderer.compose import (
     HandTile,
     Header,

@@ -33,8 +33,9 @@ from typing import Any, NamedTuple, overload
 
 from PIL import Image
 
+import renderer.palette as palette
+import renderer.theme as theme
 from engine import Drew, Event, Match, Move, Passed, Played, Rules, read_record, replay
-from renderer import palette, theme
 from renderer.fonts import fit, text_font
 from renderer.pictures import draw_result, draw_table
 from renderer.sprites import label

@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
-from renderer import theme
+import renderer.theme as theme
 from renderer.fonts import FONT_LOCK, number_font, text_font
 from renderer.palette import to_palette
 from renderer.theme import Colour
@@ -265,7 +265,7 @@ def label(text: str, size: int, colour: Colour, *, on: Colour) -> Sprite:
 
 def clear_caches() -> None:
     """Forget every sprite and font, so that the next picture looks for fonts again (for tests)."""
-    from renderer import fonts
+    import renderer.fonts as fonts
 
     for cached in (tile_rgba, tile, badge, card, hand_icon, boneyard_icon, crown, star, arrow, dot, label):
         cached.cache_clear()

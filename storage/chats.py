@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from storage import handled
+import storage.handled as handled
 from storage.errors import IntegrityError
 from storage.users import ChatRow
 

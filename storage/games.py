@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Final, Literal
 
-from storage import handled
+import storage.handled as handled
 from storage.backend import POSTGRESQL, Row, Write
 from storage.errors import ChatBusyError, IntegrityError
 

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.model import absence
+import bot.model.absence as absence
 from bot.model.game import CANCELLED, STARTED, Game, GameState, RematchRequest, Seat, TableDoc, computer_name
 from bot.telegram.callbacks import RematchTap
 from bot.words import room_texts

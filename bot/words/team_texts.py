@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.words import score_texts
+import bot.words.score_texts as score_texts
 from bot.words.i18n import N_, _
 from bot.words.texts import escape, preset_title
 
