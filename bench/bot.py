@@ -19,14 +19,14 @@ with a fresh fake, bot and database:
    seconds on average (default 3) before each tap, as people do, so the bot is not saturated and
    the latency is what one person feels.
 
-The bot runs unmodified as ``python -m bot`` (started and stopped by ``testkit/launcher.py``,
-as in the end-to-end tests) against the fake server of ``testkit/fake_telegram`` (in this
+The bot runs unmodified as ``python -m bot`` (started and stopped by ``tests/kit/launcher.py``,
+as in the end-to-end tests) against the fake server of ``fake_telegram`` (in this
 process), with a fresh SQLite file in a temporary directory, ``COMPUTER_DELAY=0`` and
 ``PRIVATE_COMPUTER_DELAY=0``. The group budget is Telegram's 20 messages a minute, so a group's
 board shows the newest table at most that often, as in production; the per-chat (1 a second) and
 overall (30 a second) budgets are off: people who tap the instant their turn comes would hit them
 at once, real people do not, and a bot that really serves 200 moves a second needs Telegram's
-raised limits anyway. Simulated people (``testkit/people/crowd.py``) play ``block``: two people
+raised limits anyway. Simulated people (``tests/kit/people/crowd.py``) play ``block``: two people
 per group (``--mode group``), one person against the computer in private (``--mode private``), or
 half of each (``--mode mixed``). The games begin spread over ``--ramp`` seconds (2 in the
 throughput phase, 10 in the latency phase: people arrive one after another); people tap a playable
@@ -37,7 +37,7 @@ is bounded.
 Printed for each phase:
 
 - latency from an update's delivery to the bot (when getUpdates handed it out) to the start of the
-  bot's first request in answer (``testkit/monitor.py`` says how requests are matched): p50, p95,
+  bot's first request in answer (``tests/kit/monitor.py`` says how requests are matched): p50, p95,
   p99, max per kind of update; measured in the fake, so it includes the fake's own queueing;
 - moves per second: moves in the bot's ``moves`` table (people's taps that were applied, computer
   moves and forced leads) committed inside the window, over the window's wall time;
@@ -64,11 +64,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bench.bot_profile import Profiler, thread_cpu
-from testkit.fake_telegram import FakeTelegram
-from testkit.launcher import BotLauncher, bot_env
-from testkit.monitor import Monitor, percentile
-from testkit.people.crowd import Table, tables
-from testkit.scenarios.instances import Cluster
+from fake_telegram import FakeTelegram
+from tests.kit.launcher import BotLauncher, bot_env
+from tests.kit.monitor import Monitor, percentile
+from tests.kit.people.crowd import Table, tables
+from tests.kit.scenarios.instances import Cluster
 
 ROOT = Path(__file__).resolve().parents[1]
 

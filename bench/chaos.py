@@ -1,5 +1,5 @@
 """Proof under fire: the reliability bench.  Drives the real bot process (``python -m bot``)
-through the fake Bot API server of ``testkit/fake_telegram`` and prints, for each scenario,
+through the fake Bot API server of ``fake_telegram`` and prints, for each scenario,
 what was tried and what was lost.
 
 Run from the repository root::
@@ -8,7 +8,7 @@ Run from the repository root::
     .venv/bin/python -m bench.chaos --scenario crash --scenario faults
     .venv/bin/python -m bench.chaos --quick                          # the small sizes the tests use
 
-Scenarios live in ``testkit/scenarios/<name>.py`` (``load`` is ``bench/load.py``); each has
+Scenarios live in ``tests/kit/scenarios/<name>.py`` (``load`` is ``bench/load.py``); each has
 ``async def run(quick: bool = False) -> dict[str, object]`` that prints its own report and
 returns its figures.  Whether the figures are good enough is the tests' business
 (``tests/e2e/test_chaos_*.py`` with ``CHAOS_SIZE=large`` assert the same scenarios at these
@@ -29,7 +29,7 @@ from typing import Any, cast
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# Where a scenario lives when it is not testkit/scenarios/<name>.py: load measures, it has no aims.
+# Where a scenario lives when it is not tests/kit/scenarios/<name>.py: load measures, it has no aims.
 MODULES = {"load": "bench.load"}
 SCENARIOS = ("crash", "faults", "hostile", "concurrency", "secrecy", "load", "instances")
 
@@ -67,7 +67,7 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def load(name: str) -> Callable[..., Coroutine[Any, Any, dict[str, object]]]:
-    module = importlib.import_module(MODULES.get(name, f"testkit.scenarios.{name}"))
+    module = importlib.import_module(MODULES.get(name, f"tests.kit.scenarios.{name}"))
     return cast(Callable[..., Coroutine[Any, Any, dict[str, object]]], module.run)
 
 
@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             run = load(name)
         except ModuleNotFoundError as error:
-            if error.name != MODULES.get(name, f"testkit.scenarios.{name}"):
+            if error.name != MODULES.get(name, f"tests.kit.scenarios.{name}"):
                 raise
             rows.append((name, "missing", "-", "-"))
             status = 1

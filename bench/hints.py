@@ -6,7 +6,7 @@ Run from the repository root::
     .venv/bin/python -m bench.hints --positions 10 --games 2
 
 1. **engine**: :func:`engine.hints.hint` (the hard player's search and the reason) on random
-   positions of every preset and seat count (``testkit/positions.py``: some plays by a medium
+   positions of every preset and seat count (``tests/kit/positions.py``: some plays by a medium
    player, sometimes into a later round).
 2. **bot** (aim: p95 at most 300 ms): the bot runs unmodified (``python -m bot``) against the
    fake Telegram with Telegram's limits on; people play private ``fives`` games against one to
@@ -30,9 +30,9 @@ from pathlib import Path
 
 from engine import PRESETS
 from engine.hints import hint
-from testkit.fake_telegram import FakeTelegram, Limits, User
-from testkit.launcher import BotLauncher, bot_env
-from testkit.people.players import (
+from fake_telegram import FakeTelegram, Limits, User
+from tests.kit.launcher import BotLauncher, bot_env
+from tests.kit.people.players import (
     TURN_TIMEOUT,
     answer_text,
     final_result,
@@ -41,7 +41,7 @@ from testkit.people.players import (
     tile_buttons,
     tile_key,
 )
-from testkit.positions import random_position
+from tests.kit.positions import random_position
 
 TILE = re.compile(r"\[(\d)\|(\d)\]")
 END = re.compile(r"\b(left|right|up|down)\b")

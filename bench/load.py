@@ -7,14 +7,14 @@ Run from the repository root::
     .venv/bin/python -m bench.load --games 100 --seconds 60 --think 2
 
 The machinery is ``bench/bot.py``'s (imported, not copied): the real bot (``python -m bot``, started
-by ``testkit/launcher.py``) against the fake Bot API server in this process, a fresh SQLite file,
+by ``tests/kit/launcher.py``) against the fake Bot API server in this process, a fresh SQLite file,
 Telegram's group budget (20 messages a minute) and no per-chat or overall budget, and simulated
-people (``testkit/people/crowd.py``) who think ``--think`` seconds on average (default 3) before each
+people (``tests/kit/people/crowd.py``) who think ``--think`` seconds on average (default 3) before each
 tap. Here every table is a group of two people playing ``classic`` (one round, so games finish
 and new ones start, ``/new`` again, all through the run); the games begin spread over the first
 sixth of the run. Measured:
 
-- latency from an update's delivery to the bot's first request in answer (``testkit/monitor.py``):
+- latency from an update's delivery to the bot's first request in answer (``tests/kit/monitor.py``):
   p50, p95, p99, max, over the whole run;
 - memory: the bot process's resident set (``VmRSS`` in ``/proc/<pid>/status``) once it polls and
   before any game (the baseline), then every second with the number of games being played
@@ -43,10 +43,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.bot import START_TIMEOUT, STOP_TIMEOUT, cpu_seconds, machine_busy, settle, watch
-from testkit.fake_telegram import FakeTelegram
-from testkit.launcher import BotLauncher, bot_env
-from testkit.monitor import Monitor, percentile
-from testkit.people.crowd import GroupTable
+from fake_telegram import FakeTelegram
+from tests.kit.launcher import BotLauncher, bot_env
+from tests.kit.monitor import Monitor, percentile
+from tests.kit.people.crowd import GroupTable
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -55,7 +55,7 @@ SAMPLE_EVERY = 1.0
 
 
 class ClassicGroup(GroupTable):
-    """testkit/people/crowd.py's group of two, playing one-round ``classic`` games one after another."""
+    """tests/kit/people/crowd.py's group of two, playing one-round ``classic`` games one after another."""
 
     preset = PRESET
 

@@ -41,8 +41,8 @@ from bot.display.reviews import draw_review
 from engine import PRESETS, Match, write_record
 from engine.review import review
 from renderer.replay import encode_animation, steps
-from testkit.launcher import processes
-from testkit.positions import played_out
+from tests.kit.launcher import processes
+from tests.kit.positions import played_out
 
 NAMES = ["Ann", "Bob", "Cat", "Dan"]
 IDLE = 2.0  # seconds the worker is kept idle here (the bot: bot.display.replays.RETIRE_AFTER)

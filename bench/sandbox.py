@@ -36,7 +36,7 @@ from pathlib import Path
 import aiohttp
 
 from sandbox.client import Page
-from testkit.launcher import free_port
+from tests.kit.launcher import free_port
 
 READY = re.compile(r"ready in ([0-9.]+) s")
 GAME_OVER = re.compile(r"wins the game!|Game over\.")

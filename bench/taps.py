@@ -6,7 +6,7 @@ Run from the repository root::
     .venv/bin/python -m bench.taps --turns 8       # more bursts in the private game
     .venv/bin/python -m bench.taps --bot-dir DIR   # the bot of another checkout (say, the commit before)
 
-The fake Telegram (``testkit/fake_telegram``) enforces Telegram's limits (``Limits.telegram()``: one
+The fake Telegram (``fake_telegram``) enforces Telegram's limits (``Limits.telegram()``: one
 message or edit a second into a chat after a burst of 3, 20 a minute into a group), and the bot runs
 with its default budgets and computer pauses, as a deployment does (issue 31, items 1, 2 and 11).
 
@@ -44,9 +44,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from testkit.fake_telegram import CallbackQuery, FakeTelegram, Limits, Message, User
-from testkit.launcher import REPO, BotLauncher, bot_env
-from testkit.people.players import (
+from fake_telegram import CallbackQuery, FakeTelegram, Limits, Message, User
+from tests.kit.launcher import REPO, BotLauncher, bot_env
+from tests.kit.people.players import (
     Table,
     answer_text,
     hand_message,
@@ -57,7 +57,7 @@ from testkit.people.players import (
     start_game,
     tile_buttons,
 )
-from testkit.scenarios.arena import Turn, snapshot, turn_of
+from tests.kit.scenarios.arena import Turn, snapshot, turn_of
 
 BURST = 50
 STALE_TAPS = 4

@@ -6,7 +6,7 @@ Run from the repository root::
     .venv/bin/python -m bench.webapp                        # 100 games, think 0: moves a second at saturation
     .venv/bin/python -m bench.webapp --games 20 --seconds 10 --profile py-spy
 
-The real bot (``python -m bot`` through ``testkit/launcher.py``, RENDER_WORKERS=2 as in
+The real bot (``python -m bot`` through ``tests/kit/launcher.py``, RENDER_WORKERS=2 as in
 production) runs against the fake Telegram in this process with ``WEBAPP_URL`` set; every game is
 a ``block`` match of two people in a group, opened, joined and started through the chat (the
 groups over ``STAGGER`` seconds, as groups begin at different moments), after which both people
@@ -45,10 +45,10 @@ from urllib.parse import quote
 import aiohttp
 
 from bench.bot_profile import Profiler, thread_cpu
-from testkit.fake_telegram import FakeTelegram
-from testkit.fake_telegram.webapp import init_data
-from testkit.launcher import BotLauncher, bot_env, free_port
-from testkit.people.players import join, open_lobby, set_seats, start_game
+from fake_telegram import FakeTelegram
+from fake_telegram.webapp import init_data
+from tests.kit.launcher import BotLauncher, bot_env, free_port
+from tests.kit.people.players import join, open_lobby, set_seats, start_game
 
 TICKS = os.sysconf("SC_CLK_TCK")
 WARM_UP = 3.0  # seconds of play before anything is measured

@@ -11,10 +11,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import quote
 
-from testkit.fake_telegram import FakeTelegram, FakeTelegramError, User
-from testkit.fake_telegram.shapes import user_json
-from testkit.fake_telegram.state import LEFT, MEMBER, PRESENT
-from testkit.fake_telegram.webapp import init_data
+from fake_telegram import FakeTelegram, FakeTelegramError, User
+from fake_telegram.shapes import user_json
+from fake_telegram.state import LEFT, MEMBER, PRESENT
+from fake_telegram.webapp import init_data
 
 from .cast import Cast
 from .hub import Hub

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from testkit.fake_telegram import Chat, FakeTelegram, User
+from fake_telegram import Chat, FakeTelegram, User
 
 PEOPLE = ("Ann", "Bob", "Cat", "Dan")
 IN_GROUP = ("Ann", "Bob", "Cat")  # Dan stays outside, so that adding a person can be tried

@@ -21,8 +21,8 @@ from pathlib import Path
 
 from aiohttp import web
 
-from testkit.fake_telegram import Entry, FakeTelegram, Limits
-from testkit.fake_telegram.snapshot import SnapshotError, exists, forget_unused_files, load, save
+from fake_telegram import Entry, FakeTelegram, Limits
+from fake_telegram.snapshot import SnapshotError, exists, forget_unused_files, load, save
 
 from .bot_process import BotProcess, bot_environment
 from .cast import BOT_NAME, BOT_USERNAME, Cast

@@ -17,8 +17,8 @@ from typing import Any
 
 from aiohttp import web
 
-from testkit.fake_telegram import Entry, FakeTelegram
-from testkit.fake_telegram.state import Chat, User
+from fake_telegram import Entry, FakeTelegram
+from fake_telegram.state import Chat, User
 
 from .cast import Cast
 from .views import can_see, chat_view, message_view, person_view

@@ -4,7 +4,7 @@ Formatted text arrives at the page as HTML made here from the message's entities
 UTF-16 code units, as Telegram counts them), every character escaped, so the page can insert it
 as it is.
 
->>> from testkit.fake_telegram.formatting import FormattedText, normalize_url
+>>> from fake_telegram.formatting import FormattedText, normalize_url
 >>> entities = ({"type": "bold", "offset": 0, "length": 4}, {"type": "italic", "offset": 6, "length": 2})
 >>> text_html(FormattedText("Ann's <b> ok", entities))
 "<b>Ann'</b>s <i>&lt;b</i>&gt; ok"
@@ -22,8 +22,8 @@ import html
 import json
 from typing import Any
 
-from testkit.fake_telegram.formatting import FormattedText, normalize_url
-from testkit.fake_telegram.state import ADMIN, CREATOR, PRESENT, Chat, Message, User, World
+from fake_telegram.formatting import FormattedText, normalize_url
+from fake_telegram.state import ADMIN, CREATOR, PRESENT, Chat, Message, User, World
 
 LANGUAGES = ("en", "ru", "uk")
 LINK_SCHEMES = ("https://", "http://", "tg://")  # anything else (javascript:, data:) stays plain text

@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 from aiohttp import web
 
-from testkit.fake_telegram import FakeTelegram
+from fake_telegram import FakeTelegram
 
 from .actions import ActionError, Actions
 from .cast import Cast

@@ -10,8 +10,8 @@ import pytest
 from bot.telegram.webapp_auth import InitDataError, InitDataReason, Visitor, verify_init_data
 from bot.words.i18n import speaking
 from bot.words.table_texts import launch_refusals, page_words
-from testkit.fake_telegram.state import User
-from testkit.fake_telegram.webapp import init_data
+from fake_telegram.state import User
+from fake_telegram.webapp import init_data
 
 TOKEN = "123456789:AAFakeTelegramTestTokenForDominoes1"
 NOW = 1_800_000_000.0

@@ -3,7 +3,7 @@
 ``fake`` is a started :class:`FakeTelegram`; ``bot`` is a :class:`BotProcess` that runs
 ``python -m bot`` against it with a fresh SQLite file, and can be stopped, killed (SIGKILL)
 and started again on the same database.  Starting, waiting until it polls and stopping are
-:class:`testkit.launcher.BotLauncher`'s, shared with ``bench/bot.py``.  When a test fails,
+:class:`tests.kit.launcher.BotLauncher`'s, shared with ``bench/bot.py``.  When a test fails,
 its report gets the fake's transcript and the bot's log as extra sections.
 """
 
@@ -18,15 +18,15 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from testkit.fake_telegram import Chat, FakeTelegram, Limits, Message, User
-from testkit.launcher import REPO, BotLauncher, bot_env
-from testkit.people import players
-from testkit.people.players import StoredGame, read_games
+from fake_telegram import Chat, FakeTelegram, Limits, Message, User
+from tests.kit.launcher import REPO, BotLauncher, bot_env
+from tests.kit.people import players
+from tests.kit.people.players import StoredGame, read_games
 
 __all__ = ["CHAOS_LARGE", "REPO", "BotProcess", "Checkpoint", "results_after"]
 
 ORPHAN_TIMEOUT = 15.0
-# The size of the chaos scenarios (tests/e2e/test_chaos_*.py, testkit/scenarios/*): small by default,
+# The size of the chaos scenarios (tests/e2e/test_chaos_*.py, tests/kit/scenarios/*): small by default,
 # the sizes of ``bench/chaos.py`` without ``--quick`` with ``CHAOS_SIZE=large``.
 CHAOS_LARGE = os.environ.get("CHAOS_SIZE", "small").strip().lower() == "large"
 TRANSCRIPT_TAIL = 200

@@ -1,4 +1,4 @@
-"""Concurrency, the fast part of ``testkit/scenarios/concurrency.py``: 100 taps at once on the
+"""Concurrency, the fast part of ``tests/kit/scenarios/concurrency.py``: 100 taps at once on the
 same turn (the player's same tile and other moves, the other player, someone not in the game),
 over several turns of a group game and of a private game.  Exactly one move applies, exactly
 one tap is answered "You played", every other tap gets a polite answer.  No timing assertions."""
@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from testkit.fake_telegram import FakeTelegram
-from testkit.scenarios.arena import bot_running
-from testkit.scenarios.concurrency import storm
+from fake_telegram import FakeTelegram
 from tests.e2e.conftest import CHAOS_LARGE
+from tests.kit.scenarios.arena import bot_running
+from tests.kit.scenarios.concurrency import storm
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
 

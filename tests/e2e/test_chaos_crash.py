@@ -2,15 +2,15 @@
 
 The bot is killed mid-move, mid-send and when a round changes, restarted on the same database,
 and every game must finish with no move lost or applied twice, the SQLite file intact after
-each kill, and nothing unhandled in the bot's log (``testkit/scenarios/crash.py``).
+each kill, and nothing unhandled in the bot's log (``tests/kit/scenarios/crash.py``).
 """
 
 from __future__ import annotations
 
 import pytest
 
-from testkit.scenarios import crash
 from tests.e2e.conftest import CHAOS_LARGE
+from tests.kit.scenarios import crash
 
 pytestmark = pytest.mark.asyncio
 

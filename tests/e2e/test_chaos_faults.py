@@ -3,15 +3,15 @@
 About 10 % of the bot's Bot API calls answer 429 (retry after 1 s) or 500, hang past the bot's
 request timeout, or lose their connection; every game must finish with no move lost or applied
 twice, no message left with a game's live buttons beside its current one, no exception in the
-bot's log and no Telegram rule broken (``testkit/scenarios/faults.py``).
+bot's log and no Telegram rule broken (``tests/kit/scenarios/faults.py``).
 """
 
 from __future__ import annotations
 
 import pytest
 
-from testkit.scenarios import faults
 from tests.e2e.conftest import CHAOS_LARGE
+from tests.kit.scenarios import faults
 
 pytestmark = pytest.mark.asyncio
 

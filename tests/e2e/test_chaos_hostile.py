@@ -1,4 +1,4 @@
-"""Hostile input, the fast part of ``testkit/scenarios/hostile.py``: about a thousand forged
+"""Hostile input, the fast part of ``tests/kit/scenarios/hostile.py``: about a thousand forged
 updates (junk and over-long callback data, every prefix with wrong fields, finished games,
 other chats and seats, old turns, replays, messages that do not exist, commands with junk
 arguments, edited messages) against running games, lobbies, rooms and finished games, between
@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from testkit.fake_telegram import FakeTelegram
-from testkit.scenarios.arena import bot_running
-from testkit.scenarios.hostile import attack
+from fake_telegram import FakeTelegram
 from tests.e2e.conftest import CHAOS_LARGE
+from tests.kit.scenarios.arena import bot_running
+from tests.kit.scenarios.hostile import attack
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
 

@@ -1,4 +1,4 @@
-"""Secrecy under fire, the fast part of ``testkit/scenarios/secrecy.py``: a handful of whole games.
+"""Secrecy under fire, the fast part of ``tests/kit/scenarios/secrecy.py``: a handful of whole games.
 
 Group games with people and computers, private games and a friend room, played at once by the
 real bot; then every text, caption, button, tap answer and picture any chat was sent is checked
@@ -17,8 +17,8 @@ import sys
 from bot.app import RedactingFormatter, redact
 from bot.display.pictures import PictureMaker
 from engine import Table
-from testkit.scenarios import secrecy
 from tests.e2e.conftest import CHAOS_LARGE
+from tests.kit.scenarios import secrecy
 
 
 async def test_no_hidden_tile_and_no_token_shown_anywhere() -> None:

@@ -16,8 +16,9 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
-from testkit.fake_telegram import Chat, FakeTelegram, Message, User
-from testkit.people.players import (
+from fake_telegram import Chat, FakeTelegram, Message, User
+from tests.e2e.conftest import BotProcess, Checkpoint, running_bot
+from tests.kit.people.players import (
     TURN_TIMEOUT,
     Lobby,
     Table,
@@ -29,7 +30,6 @@ from testkit.people.players import (
     settle,
     start_game,
 )
-from tests.e2e.conftest import BotProcess, Checkpoint, running_bot
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

@@ -18,8 +18,9 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from testkit.fake_telegram import FakeTelegram, Message, User
-from testkit.people.players import (
+from fake_telegram import FakeTelegram, Message, User
+from tests.e2e.conftest import BotProcess, Checkpoint, running_bot
+from tests.kit.people.players import (
     TURN_TIMEOUT,
     Table,
     TileButton,
@@ -30,7 +31,6 @@ from testkit.people.players import (
     settle,
     tile_buttons,
 )
-from tests.e2e.conftest import BotProcess, Checkpoint, running_bot
 
 pytestmark = pytest.mark.asyncio
 

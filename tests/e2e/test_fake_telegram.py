@@ -48,14 +48,14 @@ from aiogram.types import (
 )
 from PIL import Image
 
-from testkit.fake_telegram import FakeTelegram, Faults, Limits, builtin_spec, load_spec
-from testkit.fake_telegram import errors as tg
-from testkit.fake_telegram.body import MALFORMED, NOT_UTF8, header_params
-from testkit.fake_telegram.formatting import format_text
-from testkit.fake_telegram.media import png_size
-from testkit.fake_telegram.server import MAX_UPLOAD
-from testkit.fake_telegram.spec import SCALARS, ApiSpec, element_type
-from testkit.fake_telegram.validation import render_path
+from fake_telegram import FakeTelegram, Faults, Limits, builtin_spec, load_spec
+from fake_telegram import errors as tg
+from fake_telegram.body import MALFORMED, NOT_UTF8, header_params
+from fake_telegram.formatting import format_text
+from fake_telegram.media import png_size
+from fake_telegram.server import MAX_UPLOAD
+from fake_telegram.spec import SCALARS, ApiSpec, element_type
+from fake_telegram.validation import render_path
 
 pytestmark = pytest.mark.asyncio
 

@@ -30,13 +30,13 @@ from aiogram.exceptions import TelegramBadRequest, TelegramConflictError, Telegr
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler
 from aiohttp import web
 
-from testkit.balancer import Balancer
-from testkit.fake_telegram import FakeTelegram
-from testkit.fake_telegram import errors as tg
-from testkit.fake_telegram.spec import answer_problems
-from testkit.fake_telegram.updates import PendingUpdate
-from testkit.fake_telegram.webhook import parse_answer, parse_url, queue_key
-from testkit.launcher import DEFAULT_WEBHOOK_SECRET, BotLauncher, free_port, webhook_env
+from fake_telegram import FakeTelegram
+from fake_telegram import errors as tg
+from fake_telegram.spec import answer_problems
+from fake_telegram.updates import PendingUpdate
+from fake_telegram.webhook import parse_answer, parse_url, queue_key
+from tests.kit.balancer import Balancer
+from tests.kit.launcher import DEFAULT_WEBHOOK_SECRET, BotLauncher, free_port, webhook_env
 
 pytestmark = pytest.mark.asyncio
 SECRET = "s3cret_TOKEN-for-tests"

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from testkit.fake_telegram import FakeTelegram
-from testkit.people.players import (
+from fake_telegram import FakeTelegram
+from tests.e2e.conftest import BotProcess
+from tests.kit.people.players import (
     TURN_TIMEOUT,
     hand_message,
     join,
@@ -16,7 +17,6 @@ from testkit.people.players import (
     start_game,
     tile_buttons,
 )
-from tests.e2e.conftest import BotProcess
 
 FORCED = "led [1|1] (forced)"
 

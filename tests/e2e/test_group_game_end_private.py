@@ -15,10 +15,10 @@ import random
 
 import pytest
 
-from testkit.fake_telegram import FakeTelegram, Message, User
-from testkit.people.players import Table, join, open_lobby, play_group_game, set_seats, settle, start_game
+from fake_telegram import FakeTelegram, Message, User
 from tests.e2e import test_languages as languages
 from tests.e2e.conftest import BotProcess, Checkpoint
+from tests.kit.people.players import Table, join, open_lobby, play_group_game, set_seats, settle, start_game
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

@@ -11,8 +11,9 @@ import random
 
 import pytest
 
-from testkit.fake_telegram import FakeTelegram, User
-from testkit.people.players import (
+from fake_telegram import FakeTelegram, User
+from tests.e2e.conftest import BotProcess, Checkpoint
+from tests.kit.people.players import (
     TURN_TIMEOUT,
     Table,
     assert_every_hand_shown,
@@ -27,7 +28,6 @@ from testkit.people.players import (
     settle,
     start_game,
 )
-from tests.e2e.conftest import BotProcess, Checkpoint
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

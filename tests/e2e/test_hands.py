@@ -9,8 +9,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from testkit.fake_telegram import Chat, FakeTelegram, Message, User
-from testkit.people.players import (
+from fake_telegram import Chat, FakeTelegram, Message, User
+from tests.e2e.conftest import BotProcess, Checkpoint, running_bot
+from tests.kit.people.players import (
     TURN_TIMEOUT,
     Table,
     add_computer,
@@ -22,7 +23,6 @@ from testkit.people.players import (
     start_game,
     tile_buttons,
 )
-from tests.e2e.conftest import BotProcess, Checkpoint, running_bot
 
 YOUR_TURN = "Your turn!"
 

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 
 import pytest
 
-from testkit.fake_telegram import CallbackQuery, FakeTelegram, Message, User
-from testkit.people.friends import button_texts, live, open_room, tap
-from testkit.people.players import (
+from fake_telegram import CallbackQuery, FakeTelegram, Message, User
+from tests.e2e.conftest import BotProcess, Checkpoint
+from tests.kit.people.friends import button_texts, live, open_room, tap
+from tests.kit.people.players import (
     TURN_TIMEOUT,
     Table,
     TableStuck,
@@ -35,7 +36,6 @@ from testkit.people.players import (
     tile_buttons,
     tile_key,
 )
-from tests.e2e.conftest import BotProcess, Checkpoint
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

@@ -1,6 +1,6 @@
 """Two bot instances in webhook mode behind a balancer, on PostgreSQL and Redis, one killed mid-game.
 
-The quick form of ``testkit/scenarios/instances.py`` (``python -m bench.chaos --scenario instances``
+The quick form of ``tests/kit/scenarios/instances.py`` (``python -m bench.chaos --scenario instances``
 runs the longer one): games where consecutive taps land on different instances, turn clocks that
 run out, instance 1 SIGKILLed and started again. Skipped where no PostgreSQL or Redis answers
 (``TEST_POSTGRES_URL``, ``TEST_INSTANCES_REDIS_URL``); failed instead under ``CI=true``.
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from testkit.scenarios import instances
 from tests.conftest import server_missing
 from tests.e2e.conftest import CHAOS_LARGE
+from tests.kit.scenarios import instances
 
 pytestmark = pytest.mark.asyncio
 

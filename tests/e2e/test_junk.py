@@ -11,8 +11,9 @@ import random
 
 import pytest
 
-from testkit.fake_telegram import Chat, FakeTelegram, Message
-from testkit.people.players import (
+from fake_telegram import Chat, FakeTelegram, Message
+from tests.e2e.conftest import BotProcess, Checkpoint
+from tests.kit.people.players import (
     TURN_TIMEOUT,
     Table,
     add_computer,
@@ -20,7 +21,6 @@ from testkit.people.players import (
     open_lobby,
     settle,
 )
-from tests.e2e.conftest import BotProcess, Checkpoint
 
 JUNK = 10  # commands Bob sends around Start: "/join" to a full (then closed) lobby, "/new" of no rule set
 JUNK_WORD = "zzjunk"

@@ -25,9 +25,10 @@ from typing import Any
 import pytest
 
 from bot.words.texts import PRESET_TITLES
-from testkit.fake_telegram import Chat, FakeTelegram, Message, User
-from testkit.people import players
-from testkit.people.players import (
+from fake_telegram import Chat, FakeTelegram, Message, User
+from tests.e2e.conftest import BotProcess, Checkpoint
+from tests.kit.people import players
+from tests.kit.people.players import (
     SHOWING,
     TURN_TIMEOUT,
     Table,
@@ -38,7 +39,6 @@ from testkit.people.players import (
     settle,
     start_game,
 )
-from tests.e2e.conftest import BotProcess, Checkpoint
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

@@ -8,8 +8,10 @@ import random
 import pytest
 
 from bot.words.refusals import Refusal
-from testkit.fake_telegram import FakeTelegram, Message, User
-from testkit.people.players import (
+from fake_telegram import FakeTelegram, Message, User
+from tests.e2e.conftest import BotProcess, Checkpoint
+from tests.e2e.test_taps import Snapshot, refused
+from tests.kit.people.players import (
     TURN_TIMEOUT,
     StoredGame,
     Table,
@@ -34,8 +36,6 @@ from testkit.people.players import (
     start_game,
     tile_buttons,
 )
-from tests.e2e.conftest import BotProcess, Checkpoint
-from tests.e2e.test_taps import Snapshot, refused
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

@@ -14,8 +14,9 @@ from collections import Counter
 
 import pytest
 
-from testkit.fake_telegram import FakeTelegram
-from testkit.people.players import (
+from fake_telegram import FakeTelegram
+from tests.e2e.conftest import BotProcess, Checkpoint
+from tests.kit.people.players import (
     Table,
     add_computer,
     assert_game_over_line,
@@ -24,7 +25,6 @@ from testkit.people.players import (
     settle,
     start_game,
 )
-from tests.e2e.conftest import BotProcess, Checkpoint
 
 NOT_SENDING = {"getUpdates", "getMe", "setMyCommands"}
 

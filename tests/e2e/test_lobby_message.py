@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from testkit.fake_telegram import Chat, FakeTelegram, User
-from testkit.people.players import TURN_TIMEOUT, Lobby, is_alert, lobby_text, open_lobby, settle
+from fake_telegram import Chat, FakeTelegram, User
 from tests.e2e.conftest import BotProcess, Checkpoint
+from tests.kit.people.players import TURN_TIMEOUT, Lobby, is_alert, lobby_text, open_lobby, settle
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from testkit.fake_telegram import FakeTelegram, Limits
-from testkit.people.players import (
+from fake_telegram import FakeTelegram, Limits
+from tests.e2e.conftest import BotProcess, Checkpoint, running_bot
+from tests.kit.people.players import (
     TURN_TIMEOUT,
     Lobby,
     Table,
@@ -42,7 +43,6 @@ from testkit.people.players import (
     shown_texts,
     start_game,
 )
-from tests.e2e.conftest import BotProcess, Checkpoint, running_bot
 
 TEAM_A, TEAM_B = "🟥", "🟦"
 TIMEOUT = 20.0

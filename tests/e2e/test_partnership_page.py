@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from testkit.fake_telegram import FakeTelegram
-from testkit.launcher import free_port
-from testkit.people.players import add_computer, open_lobby, start_game
+from fake_telegram import FakeTelegram
 from tests.browser import chromium, needs_chromium, page_errors
 from tests.e2e.conftest import running_bot
 from tests.e2e.test_webapp_browser import KEEP_FRAMES, _signed_url, _until
+from tests.kit.launcher import free_port
+from tests.kit.people.players import add_computer, open_lobby, start_game
 
 pytestmark = [needs_chromium, pytest.mark.asyncio(loop_scope="function")]
 

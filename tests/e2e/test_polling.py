@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from testkit.fake_telegram import FakeTelegram
+from fake_telegram import FakeTelegram
 from tests.e2e.conftest import running_bot
 
 # Generous: the bot gives a hung long poll up a few seconds after its own timeout (1 s in tests).

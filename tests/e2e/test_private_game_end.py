@@ -14,8 +14,9 @@ import random
 
 import pytest
 
-from testkit.fake_telegram import FakeTelegram, User
-from testkit.people.players import (
+from fake_telegram import FakeTelegram, User
+from tests.e2e.conftest import BotProcess, Checkpoint
+from tests.kit.people.players import (
     Table,
     data_of,
     final_result,
@@ -24,7 +25,6 @@ from testkit.people.players import (
     play_group_game,
     settle,
 )
-from tests.e2e.conftest import BotProcess, Checkpoint
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

@@ -6,8 +6,9 @@ import random
 
 import pytest
 
-from testkit.fake_telegram import FakeTelegram
-from testkit.people.players import (
+from fake_telegram import FakeTelegram
+from tests.e2e.conftest import BotProcess, Checkpoint
+from tests.kit.people.players import (
     Table,
     assert_game_over_line,
     assert_results_in_order,
@@ -16,7 +17,6 @@ from testkit.people.players import (
     open_private_game,
     settle,
 )
-from tests.e2e.conftest import BotProcess, Checkpoint
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

@@ -14,9 +14,11 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from testkit.fake_telegram import CallbackQuery, FakeTelegram, Message, User
-from testkit.launcher import BotLauncher, free_port, webhook_env
-from testkit.people.players import (
+from fake_telegram import CallbackQuery, FakeTelegram, Message, User
+from tests.e2e.conftest import BotProcess, Checkpoint
+from tests.e2e.test_clock import clock_button, set_clock
+from tests.kit.launcher import BotLauncher, free_port, webhook_env
+from tests.kit.people.players import (
     TURN_TIMEOUT,
     Lobby,
     add_computer,
@@ -28,8 +30,6 @@ from testkit.people.players import (
     set_seats,
     settle,
 )
-from tests.e2e.conftest import BotProcess, Checkpoint
-from tests.e2e.test_clock import clock_button, set_clock
 
 
 def stored_settings(bot: BotProcess, chat_id: int) -> dict[str, Any]:

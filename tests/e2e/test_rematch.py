@@ -10,9 +10,10 @@ import random
 
 import pytest
 
-from testkit.fake_telegram import Chat, FakeTelegram, Message, User
-from testkit.people.friends import button_texts, final_results, live, rematch_button, tap
-from testkit.people.players import (
+from fake_telegram import Chat, FakeTelegram, Message, User
+from tests.e2e.conftest import BotProcess, Checkpoint, results_after
+from tests.kit.people.friends import button_texts, final_results, live, rematch_button, tap
+from tests.kit.people.players import (
     TURN_TIMEOUT,
     Table,
     add_computer,
@@ -26,7 +27,6 @@ from testkit.people.players import (
     settle,
     start_game,
 )
-from tests.e2e.conftest import BotProcess, Checkpoint, results_after
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

@@ -14,8 +14,9 @@ import re
 import av
 import pytest
 
-from testkit.fake_telegram import Chat, FakeTelegram, Message, User
-from testkit.people.players import (
+from fake_telegram import Chat, FakeTelegram, Message, User
+from tests.e2e.conftest import BotProcess, Checkpoint
+from tests.kit.people.players import (
     TURN_TIMEOUT,
     Table,
     answer_text,
@@ -26,7 +27,6 @@ from testkit.people.players import (
     open_private_game,
     settle,
 )
-from tests.e2e.conftest import BotProcess, Checkpoint
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

@@ -7,10 +7,10 @@ sent twice.
 
 from __future__ import annotations
 
-from testkit.fake_telegram import FakeTelegram, Message, User
-from testkit.people.players import TURN_TIMEOUT, answer_text, data_of, final_result, is_alert, play_group_game, settle
+from fake_telegram import FakeTelegram, Message, User
 from tests.e2e.conftest import BotProcess, Checkpoint
 from tests.e2e.test_replay import animations
+from tests.kit.people.players import TURN_TIMEOUT, answer_text, data_of, final_result, is_alert, play_group_game, settle
 
 
 async def test_a_group_gets_one_replay_and_each_player_one_review_however_often_they_tap(

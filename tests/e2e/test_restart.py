@@ -12,8 +12,9 @@ import random
 
 import pytest
 
-from testkit.fake_telegram import FakeTelegram, Message
-from testkit.people.players import (
+from fake_telegram import FakeTelegram, Message
+from tests.e2e.conftest import BotProcess, Checkpoint
+from tests.kit.people.players import (
     TURN_TIMEOUT,
     Table,
     assert_game_over_line,
@@ -29,7 +30,6 @@ from testkit.people.players import (
     start_game,
     tile_buttons,
 )
-from tests.e2e.conftest import BotProcess, Checkpoint
 
 pytestmark = pytest.mark.asyncio
 

@@ -12,8 +12,9 @@ import random
 
 import pytest
 
-from testkit.fake_telegram import FakeTelegram, Message
-from testkit.people.friends import (
+from fake_telegram import FakeTelegram, Message
+from tests.e2e.conftest import BotProcess, Checkpoint, results_after
+from tests.kit.people.friends import (
     button_texts,
     data_on,
     final_results,
@@ -24,7 +25,7 @@ from testkit.people.friends import (
     room_link,
     tap,
 )
-from testkit.people.players import (
+from tests.kit.people.players import (
     TURN_TIMEOUT,
     Table,
     assert_game_over_line,
@@ -34,7 +35,6 @@ from testkit.people.players import (
     hand_message,
     settle,
 )
-from tests.e2e.conftest import BotProcess, Checkpoint, results_after
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

@@ -19,8 +19,9 @@ import pytest
 
 from engine import Move, read_record, replay, summary, tile_of
 from engine.line import End
-from testkit.fake_telegram import Chat, FakeTelegram, Message, User
-from testkit.people.players import (
+from fake_telegram import Chat, FakeTelegram, Message, User
+from tests.e2e.conftest import REPO, BotProcess, Checkpoint, results_after
+from tests.kit.people.players import (
     TURN_TIMEOUT,
     Table,
     TileButton,
@@ -35,7 +36,6 @@ from testkit.people.players import (
     start_game,
     tile_buttons,
 )
-from tests.e2e.conftest import REPO, BotProcess, Checkpoint, results_after
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

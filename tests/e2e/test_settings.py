@@ -18,8 +18,9 @@ import pytest
 
 from bot.words import settings_texts
 from bot.words.refusals import Notice, Refusal
-from testkit.fake_telegram import CallbackQuery, Chat, FakeTelegram, Message, User
-from testkit.people.players import (
+from fake_telegram import CallbackQuery, Chat, FakeTelegram, Message, User
+from tests.e2e.conftest import BotProcess, Checkpoint, running_bot
+from tests.kit.people.players import (
     TURN_TIMEOUT,
     Lobby,
     Table,
@@ -31,7 +32,6 @@ from testkit.people.players import (
     start_game,
     tile_buttons,
 )
-from tests.e2e.conftest import BotProcess, Checkpoint, running_bot
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from testkit.fake_telegram import FakeTelegram
+from fake_telegram import FakeTelegram
 from tests.e2e.conftest import running_bot
 
 WRONG = "987654321:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"

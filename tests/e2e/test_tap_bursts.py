@@ -18,16 +18,16 @@ from collections import Counter
 
 import pytest
 
-from testkit.fake_telegram import CallbackQuery, FakeTelegram, Message, User
-from testkit.people.players import (
+from fake_telegram import CallbackQuery, FakeTelegram, Message, User
+from tests.e2e.conftest import BotProcess, Checkpoint
+from tests.kit.people.players import (
     TURN_TIMEOUT,
     answer_text,
     hand_message,
     open_private_game,
     tile_buttons,
 )
-from testkit.scenarios.arena import Turn, snapshot, turn_of
-from tests.e2e.conftest import BotProcess, Checkpoint
+from tests.kit.scenarios.arena import Turn, snapshot, turn_of
 
 pytestmark = pytest.mark.asyncio
 

@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
-from testkit.fake_telegram import CallbackQuery, Chat, FakeTelegram, Message, User
-from testkit.people.players import (
+from fake_telegram import CallbackQuery, Chat, FakeTelegram, Message, User
+from tests.e2e.conftest import BotProcess, Checkpoint
+from tests.kit.people.players import (
     TURN_TIMEOUT,
     Lobby,
     Table,
@@ -33,7 +34,6 @@ from testkit.people.players import (
     start_game,
     tile_buttons,
 )
-from tests.e2e.conftest import BotProcess, Checkpoint
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

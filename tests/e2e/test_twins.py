@@ -13,8 +13,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from testkit.fake_telegram import Chat, FakeTelegram, Message, User
-from testkit.people.players import (
+from fake_telegram import Chat, FakeTelegram, Message, User
+from tests.e2e.conftest import BotProcess, Checkpoint, running_bot
+from tests.kit.people.players import (
     TURN_TIMEOUT,
     Table,
     add_computer,
@@ -24,8 +25,7 @@ from testkit.people.players import (
     settle,
     start_game,
 )
-from testkit.scenarios.faults import live_game_messages
-from tests.e2e.conftest import BotProcess, Checkpoint, running_bot
+from tests.kit.scenarios.faults import live_game_messages
 
 
 def lose_answer_of_next_photo(fake: FakeTelegram, chat: Chat | User) -> None:

@@ -11,11 +11,11 @@ from typing import Any
 import aiohttp
 import pytest
 
-from testkit.fake_telegram import FakeTelegram, User
-from testkit.fake_telegram.webapp import init_data
-from testkit.launcher import free_port
-from testkit.people.players import hand_message, open_private_game, play_from_hand, tile_buttons
+from fake_telegram import FakeTelegram, User
+from fake_telegram.webapp import init_data
 from tests.e2e.conftest import running_bot
+from tests.kit.launcher import free_port
+from tests.kit.people.players import hand_message, open_private_game, play_from_hand, tile_buttons
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
 

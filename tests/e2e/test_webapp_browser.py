@@ -24,10 +24,13 @@ from selenium.webdriver.common.action_chains import ActionChains
 
 from engine import read_record, replay
 from engine.events import Drew, Played
-from testkit.fake_telegram import FakeTelegram, User
-from testkit.fake_telegram.webapp import init_data
-from testkit.launcher import free_port
-from testkit.people.players import (
+from fake_telegram import FakeTelegram, User
+from fake_telegram.webapp import init_data
+from tests.browser import chromium, needs_chromium, page_errors
+from tests.e2e.conftest import running_bot
+from tests.e2e.test_webapp import _web_app_url
+from tests.kit.launcher import free_port
+from tests.kit.people.players import (
     add_computer,
     join,
     open_lobby,
@@ -36,9 +39,6 @@ from testkit.people.players import (
     set_seats,
     start_game,
 )
-from tests.browser import chromium, needs_chromium, page_errors
-from tests.e2e.conftest import running_bot
-from tests.e2e.test_webapp import _web_app_url
 
 pytestmark = [needs_chromium, pytest.mark.asyncio(loop_scope="function")]
 WAIT = 20.0

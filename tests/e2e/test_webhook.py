@@ -13,9 +13,9 @@ import aiohttp
 import pytest
 
 from bot.app import main
-from testkit.fake_telegram import FakeTelegram
-from testkit.launcher import DEFAULT_WEBHOOK_SECRET, BotLauncher, bot_env, free_port, webhook_env
-from testkit.people.players import Table, open_private_game, settle
+from fake_telegram import FakeTelegram
+from tests.kit.launcher import DEFAULT_WEBHOOK_SECRET, BotLauncher, bot_env, free_port, webhook_env
+from tests.kit.people.players import Table, open_private_game, settle
 
 pytestmark = pytest.mark.asyncio
 

@@ -11,8 +11,8 @@ from engine.hints import HEAVY_DOUBLE, Reason, as_offered, explain, hint
 from engine.line import EMPTY_LINE, End
 from engine.players import Hard
 from engine.players.base import missing_numbers
-from testkit.positions import random_position
 from tests.engine.test_players_nopeek import CASES, hidden_variant
+from tests.kit.positions import random_position
 
 POSITIONS = 4
 

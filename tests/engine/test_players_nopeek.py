@@ -21,7 +21,7 @@ import pytest
 from engine import PRESETS, RecordError, Rules, Tile, read_record, replay, write_record
 from engine.players import LEVELS
 from engine.suggest import answer
-from testkit.positions import random_position
+from tests.kit.positions import random_position
 
 POSITIONS = int(os.environ.get("NOPEEK_POSITIONS", "12"))
 """Positions per preset and seat count (``hard`` is asked at a third of them: it takes ~50 ms a move)."""

@@ -26,7 +26,7 @@ from renderer.replay import (
     render_replay,
     steps,
 )
-from testkit.positions import played_out
+from tests.kit.positions import played_out
 
 REPO = Path(__file__).resolve().parents[2]
 

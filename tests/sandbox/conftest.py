@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from testkit.launcher import free_port
+from tests.kit.launcher import free_port
 
 READY = re.compile(r"ready in ([0-9.]+) s")
 START_TIMEOUT = 60.0

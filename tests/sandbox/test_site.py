@@ -11,10 +11,10 @@ import pytest
 import pytest_asyncio
 from aiohttp.test_utils import TestClient, TestServer
 
+from fake_telegram import FakeTelegram
+from fake_telegram.media import Upload
 from sandbox.cast import Cast
 from sandbox.web import SandboxSite
-from testkit.fake_telegram import FakeTelegram
-from testkit.fake_telegram.media import Upload
 
 
 class Site:

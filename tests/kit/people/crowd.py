@@ -22,9 +22,9 @@ import random
 from collections import Counter
 from typing import Any
 
-from testkit.fake_telegram import FakeTelegram, FakeTelegramError
-from testkit.fake_telegram.state import Chat, Message, User
-from testkit.monitor import Monitor
+from fake_telegram import FakeTelegram, FakeTelegramError
+from fake_telegram.state import Chat, Message, User
+from tests.kit.monitor import Monitor
 
 PLAYABLE = ("🟢", "⭐")
 ENDS = ("⬅ left", "right ➡", "⬆ up", "⬇ down")

@@ -1,7 +1,7 @@
 """What the hostile and concurrency scenarios share: the real bot against the fake Telegram,
 games in every state to aim at, and a snapshot of what only the rules may change.
 
-* :func:`bot_running` starts ``python -m bot`` (``testkit/launcher.py``) with a fresh SQLite file;
+* :func:`bot_running` starts ``python -m bot`` (``tests/kit/launcher.py``) with a fresh SQLite file;
 * :func:`snapshot` reads every game's rules state from that file: status, kind, chat, creator,
   preset, seats, record, room code, rematch, … and its move log, but not where its messages
   are (a redrawn hand, a re-sent board are not changes of the game); :func:`compare` lists the
@@ -26,10 +26,10 @@ from typing import Any
 from bot.display.keyboards import END_CODES
 from bot.model.game import turn_number
 from engine import read_record, replay
-from testkit.fake_telegram import FakeTelegram
-from testkit.launcher import BotLauncher, bot_env
+from fake_telegram import FakeTelegram
+from tests.kit.launcher import BotLauncher, bot_env
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 ERROR_LINE = re.compile(r" (ERROR|CRITICAL) |^Traceback ")
 # Where a game's messages are and when its clock runs out: presentation, not the game.

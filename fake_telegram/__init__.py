@@ -1,4 +1,5 @@
-"""A fake Telegram Bot API server for end-to-end tests of the bot.
+"""A fake Telegram Bot API server: what the sandbox (``dominoes-bot sandbox``) runs, and what the end-to-end
+tests run the bot against. It ships in the wheel; ``bot``, ``engine``, ``storage`` and ``renderer`` never import it.
 
 Modules, one job each:
 

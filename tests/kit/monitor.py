@@ -1,6 +1,6 @@
 """Reads the fake Telegram's transcript as it grows: update deliveries, the requests that answer them, call counts.
 
-Everything comes from timestamps the fake already records (``testkit/fake_telegram/transcript.py``):
+Everything comes from timestamps the fake already records (``fake_telegram/transcript.py``):
 
 - a request's ``Entry.at`` is when the fake started handling it (seconds since the fake started);
 - a ``getUpdates`` entry is recorded when the call returns, with ``at + duration`` the moment the
@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from testkit.fake_telegram import CallbackQuery, FakeTelegram
+from fake_telegram import CallbackQuery, FakeTelegram
 
 TILE_PREFIX = "t:"  # bot/telegram/callbacks.py TileTap: tile taps and choices of an end
 

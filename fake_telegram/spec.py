@@ -213,7 +213,7 @@ def default_spec_path() -> Path:
     override = os.environ.get("FAKE_TELEGRAM_API_JSON")
     if override:
         return Path(override)
-    repo = Path(__file__).resolve().parents[2]
+    repo = Path(__file__).resolve().parents[1]
     return repo.parent / "shared" / "telegram" / "api.json"
 
 

@@ -214,7 +214,7 @@ class ApiServer:
                 result = self._call(spec, params, files, entry)
                 if isinstance(result, Waiting):
                     await result.coroutine
-        if fault.kind == "drop" and request.transport is not None:  # testkit/fake_telegram/faults.py
+        if fault.kind == "drop" and request.transport is not None:  # fake_telegram/faults.py
             request.transport.close()  # closed without an answer; the HTTP layer then cancels this call
         deadline = time.monotonic() + self.p.hang_seconds
         while time.monotonic() < deadline and not self._stopping:

@@ -1,8 +1,8 @@
 """Several instances: two bots in webhook mode behind a round-robin balancer, one PostgreSQL
 database and one Redis, playing games at once while one instance is SIGKILLed mid-game.
 
-The fake Bot API server (``testkit/fake_telegram``) posts every update to one webhook URL, a
-round-robin proxy (``testkit/balancer.py``) hands them to the instances in turn, so consecutive
+The fake Bot API server (``fake_telegram``) posts every update to one webhook URL, a
+round-robin proxy (``tests/kit/balancer.py``) hands them to the instances in turn, so consecutive
 taps of one game land on different processes, and the fake retries an update whose delivery
 failed (the killed instance's, which the balancer then gives to the other). Group games of two
 people and a computer run with the turn clock on (``TURN_CLOCK_SCALE``: 60 s last 3 s); one person
@@ -41,11 +41,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from testkit.balancer import Balancer
-from testkit.fake_telegram import FakeTelegram, Message, User
-from testkit.launcher import BotLauncher, free_port, webhook_env
-from testkit.people.players import StoredGame, TileButton
-from testkit.scenarios.chaos_games import (
+from fake_telegram import FakeTelegram, Message, User
+from tests.kit.balancer import Balancer
+from tests.kit.launcher import BotLauncher, free_port, webhook_env
+from tests.kit.people.players import StoredGame, TileButton
+from tests.kit.scenarios.chaos_games import (
     ERROR_LINE,
     ChaosTable,
     GameSpec,
@@ -53,7 +53,7 @@ from testkit.scenarios.chaos_games import (
     set_up,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 REDIS_URL = os.environ.get("TEST_INSTANCES_REDIS_URL", "redis://127.0.0.1:6379/14")

@@ -26,9 +26,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from testkit.fake_telegram import CallbackQuery, Chat, FakeTelegram, Message, User
-from testkit.people import friends
-from testkit.people.players import (
+from fake_telegram import CallbackQuery, Chat, FakeTelegram, Message, User
+from tests.kit.people import friends
+from tests.kit.people.players import (
     TURN_TIMEOUT,
     answer_text,
     hand_message,
@@ -39,7 +39,7 @@ from testkit.people.players import (
     start_game,
     tile_buttons,
 )
-from testkit.scenarios.arena import GameSnap, RunningBot, Turn, bot_running, snapshot, turn_of
+from tests.kit.scenarios.arena import GameSnap, RunningBot, Turn, bot_running, snapshot, turn_of
 
 TAPS = 100
 SAME = 50  # of the player's taps, the same callback data

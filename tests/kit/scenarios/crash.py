@@ -29,11 +29,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from testkit.fake_telegram import FakeTelegram
-from testkit.people.players import GAME_OVER, RESULT_HEAD
-from testkit.scenarios.chaos_games import MIX, ChaosTable, Harness, audit, set_up, snapshot
+from fake_telegram import FakeTelegram
+from tests.kit.people.players import GAME_OVER, RESULT_HEAD
+from tests.kit.scenarios.chaos_games import MIX, ChaosTable, Harness, audit, set_up, snapshot
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 MODES = ("mid-move", "mid-send", "mid-round", "random")
 SENDS = ("sendPhoto", "editMessageMedia", "editMessageCaption", "sendMessage", "editMessageReplyMarkup")

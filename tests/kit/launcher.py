@@ -15,7 +15,7 @@ run ``python -m bot`` as a subprocess with :class:`BotLauncher`:
   notice on their own; :meth:`BotLauncher.children` lists them first);
 * :meth:`BotLauncher.log` / :meth:`BotLauncher.log_tail` read what it wrote.
 
-Webhook mode (several instances behind ``testkit/balancer.py``): :func:`webhook_env` adds the
+Webhook mode (several instances behind ``tests/kit/balancer.py``): :func:`webhook_env` adds the
 ``WEBHOOK_*`` settings (and ``REDIS_URL``, a PostgreSQL ``DATABASE_URL``, ``WAKE_GRACE_SECONDS``)
 to :func:`bot_env`'s environment, :func:`free_port` picks a port for each instance, and
 ``start(ready="webhook")`` / :meth:`BotLauncher.wait_serving` wait until the instance answers
@@ -34,9 +34,9 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from testkit.fake_telegram import FakeTelegram
+from fake_telegram import FakeTelegram
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 READY_TIMEOUT = 60.0  # a loaded machine (CI beside browsers) takes many seconds just to import aiogram
 STOP_TIMEOUT = 10.0
 LOG_TAIL = 200

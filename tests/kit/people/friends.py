@@ -1,6 +1,6 @@
 """Helpers for friend rooms and rematches, as a person meets them: menus, links and buttons.
 
-Like :mod:`testkit.people.players`, nothing here reaches into the bot: links are read from the
+Like :mod:`tests.kit.people.players`, nothing here reaches into the bot: links are read from the
 room message, buttons are found by their callback data under messages the person can see.
 """
 
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from testkit.fake_telegram import CallbackQuery, Chat, FakeTelegram, Message, User
-from testkit.people.players import GAME_OVER, TURN_TIMEOUT, result_messages
+from fake_telegram import CallbackQuery, Chat, FakeTelegram, Message, User
+from tests.kit.people.players import GAME_OVER, TURN_TIMEOUT, result_messages
 
 ROOM_LINK = re.compile(r"https://t\.me/\w+\?start=(r[A-Za-z0-9_-]+)")
 REMATCH_DATA = re.compile(r"^rm:(?P<game>\d+)$")

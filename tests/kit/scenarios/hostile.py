@@ -34,10 +34,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from testkit.fake_telegram import CallbackQuery, Chat, FakeTelegram, Message, User
-from testkit.fake_telegram.formatting import FormattedText
-from testkit.people import friends
-from testkit.people.players import (
+from fake_telegram import CallbackQuery, Chat, FakeTelegram, Message, User
+from fake_telegram.formatting import FormattedText
+from tests.kit.people import friends
+from tests.kit.people.players import (
     TURN_TIMEOUT,
     Table,
     add_computer,
@@ -47,7 +47,7 @@ from testkit.people.players import (
     set_seats,
     start_game,
 )
-from testkit.scenarios.arena import GameSnap, RunningBot, Turn, bot_running, compare, snapshot, turn_of
+from tests.kit.scenarios.arena import GameSnap, RunningBot, Turn, bot_running, compare, snapshot, turn_of
 
 PRESETS = ("classic", "draw", "block", "fives", "quickblock", "duel", "hundred")
 LEVELS = ("easy", "medium", "hard")

@@ -1,4 +1,4 @@
-"""The fake's world on disk (``testkit/fake_telegram/snapshot.py``): what the sandbox keeps across a restart."""
+"""The fake's world on disk (``fake_telegram/snapshot.py``): what the sandbox keeps across a restart."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from testkit.fake_telegram import FakeTelegram
-from testkit.fake_telegram.formatting import FormattedText
-from testkit.fake_telegram.media import Upload
-from testkit.fake_telegram.snapshot import SnapshotError, forget_unused_files, load, save
-from testkit.fake_telegram.state import Message
+from fake_telegram import FakeTelegram
+from fake_telegram.formatting import FormattedText
+from fake_telegram.media import Upload
+from fake_telegram.snapshot import SnapshotError, forget_unused_files, load, save
+from fake_telegram.state import Message
 
 
 def _png(colour: str) -> bytes:

@@ -2,8 +2,8 @@
 
 Run from the repository root::
 
-    .venv/bin/python -m testkit.scenarios.secrecy           # every preset, group/private/room games, ~2 min
-    .venv/bin/python -m testkit.scenarios.secrecy --quick   # a handful of games (what the test suite runs)
+    .venv/bin/python -m tests.kit.scenarios.secrecy           # every preset, group/private/room games, ~2 min
+    .venv/bin/python -m tests.kit.scenarios.secrecy --quick   # a handful of games (what the test suite runs)
 
 The real bot (``python -m bot``, ``LOG_LEVEL=DEBUG`` so that its logs are as talkative as they
 get) plays whole games through the fake Bot API server, all at once: group games of every preset
@@ -56,11 +56,11 @@ from typing import Any
 from engine import Match, read_record, replay
 from engine.events import Drew, Played
 from engine.tiles import Tile
-from testkit.fake_telegram import Chat, Entry, FakeTelegram, User
-from testkit.launcher import BotLauncher, bot_env
-from testkit.people import friends, players
+from fake_telegram import Chat, Entry, FakeTelegram, User
+from tests.kit.launcher import BotLauncher, bot_env
+from tests.kit.people import friends, players
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 # Recognisable tokens: the one the fake accepts, and a wrong one (answered 401).
 TOKEN = "424242424:SeCrEtDoMiNoToKeN_mustNeverBeLogged42"

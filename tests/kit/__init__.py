@@ -1,7 +1,7 @@
-"""The test kit: a faithful fake Telegram and the people who use it, for tests, benchmarks and the sandbox.
+"""The test kit: the people who use the fake Telegram (the top-level ``fake_telegram``), for tests and benchmarks.
 
-* ``fake_telegram``  the fake Bot API server (HTTP on aiohttp's server), its world of chats
-  and messages, flood limits, faults and webhook delivery; it knows nothing of dominoes
+Not shipped: the wheel holds the fake (the sandbox runs it), not this.
+
 * ``launcher``       starts and stops the real bot process (``python -m bot``) against the fake
 * ``people``         simulated people: players who read their chats and tap as a person would,
   friends with rooms and rematches, and the crowd the load benchmark plays with

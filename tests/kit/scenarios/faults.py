@@ -1,7 +1,7 @@
 """Faults: about 10 % of Bot API calls fail as Telegram's do, and every game must still finish
 with no exception reaching the bot's log unhandled.
 
-The fake (``testkit/fake_telegram/faults.py``) answers a seeded 10 % of the bot's calls with
+The fake (``fake_telegram/faults.py``) answers a seeded 10 % of the bot's calls with
 429 "Too Many Requests: retry after 1", 500 "Internal Server Error", no answer at all until the
 bot's request timeout (``REQUEST_TIMEOUT=2`` here) gives up, or a connection closed without an
 answer; half of the unanswered ones took effect anyway (a message sent whose answer was lost).
@@ -26,12 +26,12 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from testkit.fake_telegram import Chat, FakeTelegram, User
-from testkit.fake_telegram.faults import ChaosFaults, install
-from testkit.people.players import RESULT_HEAD, result_messages
-from testkit.scenarios.chaos_games import SHORT_MIX, ChaosTable, Harness, audit, set_up
+from fake_telegram import Chat, FakeTelegram, User
+from fake_telegram.faults import ChaosFaults, install
+from tests.kit.people.players import RESULT_HEAD, result_messages
+from tests.kit.scenarios.chaos_games import SHORT_MIX, ChaosTable, Harness, audit, set_up
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 RATE = 0.10
 REQUEST_TIMEOUT = "2"

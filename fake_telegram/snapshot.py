@@ -12,7 +12,7 @@ Callback queries are not kept: a tap that was in flight is answered "query is to
 restart, as Telegram answers one that waited too long.
 
 >>> import tempfile
->>> from testkit.fake_telegram import FakeTelegram
+>>> from fake_telegram import FakeTelegram
 >>> fake = FakeTelegram()
 >>> ann = fake.add_user("Ann")
 >>> _ = fake.send(ann, "/start")

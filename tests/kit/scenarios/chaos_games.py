@@ -1,7 +1,7 @@
 """What the crash and faults scenarios share: the bot against the fake, games set up, players
 who keep going when the bot does not answer, and the audit of every game's stored moves.
 
-Players here are :class:`testkit.people.players.Table`'s people made stubborn: a tap that gets no
+Players here are :class:`tests.kit.people.players.Table`'s people made stubborn: a tap that gets no
 answer (the bot was killed, or Telegram lost the answer) is not an error, they look at their
 screen again and tap what it shows, as people do.  Every tap is kept, with its callback query,
 so the audit can tell, per game:
@@ -30,9 +30,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from testkit.fake_telegram import CallbackQuery, Chat, FakeTelegram, Message, User
-from testkit.launcher import BotLauncher, bot_env
-from testkit.people.players import (
+from fake_telegram import CallbackQuery, Chat, FakeTelegram, Message, User
+from tests.kit.launcher import BotLauncher, bot_env
+from tests.kit.people.players import (
     StoredGame,
     TileButton,
     final_result,

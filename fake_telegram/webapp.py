@@ -7,7 +7,7 @@ the ``hash`` field. Written here from the documentation, not from the bot's libr
 bot's check is tested against an independent signer.
 
 >>> from urllib.parse import parse_qsl
->>> from testkit.fake_telegram.state import User
+>>> from fake_telegram.state import User
 >>> raw = init_data("123:abc", User(7, "Ann"), auth_date=1700000000, start_param="g12")
 >>> sorted(key for key, _ in parse_qsl(raw))
 ['auth_date', 'hash', 'start_param', 'user']

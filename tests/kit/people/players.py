@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import read_record, replay
-from testkit.fake_telegram import CallbackQuery, Chat, FakeTelegram, Message, User
+from fake_telegram import CallbackQuery, Chat, FakeTelegram, Message, User
 
 TURN_TIMEOUT = 20.0  # seconds without progress before a test gives up (never a timing assertion)
 
