@@ -206,3 +206,53 @@ def test_the_line_fills_the_felt_it_has(page_url: str, shots: Path, size: tuple[
         assert not page_errors(driver.get_log("browser")), "the table page logged errors"
     finally:
         driver.quit()
+
+
+# A game of two computers whose names differ only at their end, in Russian, as the bot names them.
+RUSSIAN_SEATS = (
+    Seat("Александр", user_id=1000),
+    Seat("Компьютер 1", level="medium"),
+    Seat("Анна", user_id=1001),
+    Seat("Компьютер 2", level="medium"),
+)
+NAMES = """
+const done = arguments[arguments.length - 1];
+requestAnimationFrame(() => requestAnimationFrame(() => done(
+  [...document.querySelectorAll("#seats .name")].map((n) => [n.textContent, n.scrollWidth <= n.clientWidth])
+)));
+"""
+
+
+def _russian_frame() -> dict[str, Any]:
+    match = Match.new(Rules.preset("goat"), 4, random.Random(3))
+    row = GameRow(7, -100, "group", GameStatus.PLAYING, "goat", 1000, 10**6, {}, 0.0, 0.0)
+    with speaking("ru"):
+        return table_frame(Game(row, TableDoc(seats=RUSSIAN_SEATS), match), 0)
+
+
+@pytest.mark.parametrize("width", [320, 390])
+def test_seat_names_stay_apart_on_the_narrowest_phone(page_url: str, shots: Path, width: int) -> None:
+    """At 320 px even the short names overflowed a seat's card, and the card's own "…" made
+    "🤖 Компь…" of both computers."""
+    driver = chromium((width, 640))
+    try:
+        driver.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": 640, "deviceScaleFactor": 1, "mobile": False},
+        )
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": FAKE_SOCKET})
+        driver.get(page_url)
+        driver.execute_async_script(
+            "const done = arguments[0]; const wait = () => window.__sockets && window.__sockets.length "
+            "&& window.__sockets[0].readyState === 1 ? done() : setTimeout(wait, 20); wait();"
+        )
+        driver.execute_script("window.__sockets[window.__sockets.length - 1].deliver(arguments[0])", _russian_frame())
+        names = driver.execute_async_script(NAMES)
+        driver.save_screenshot(str(shots / f"table-names-{width}.png"))
+        shown = [text for text, _ in names]
+        assert len(set(shown)) == len(shown), shown
+        # The computers' numbers are in view, not cut off by the card's own "…".
+        assert names[1][1] and names[3][1], names
+        assert shown[1].endswith("1") and shown[3].endswith("2"), shown
+    finally:
+        driver.quit()

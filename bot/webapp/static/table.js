@@ -519,9 +519,27 @@
     // seats apart where the ellipsis at the end made "Компь…" of both computers.
     (frame.seats || []).forEach((seat, index) => {
       const name = seats[index].querySelector(".name");
-      if (seat.short && name.scrollWidth > name.clientWidth) name.textContent = seat.short;
+      if (seat.short && name.scrollWidth > name.clientWidth) fitKeepingEnd(name, seat.short);
     });
     renderHeadline();
+  }
+
+  // On the narrowest phones even the short name can overflow its card. What tells two seats apart
+  // is kept: its end after a "…" ("🤖 Комп… 1" / "🤖 Комп… 2") or a last word with a number in it
+  // ("Ann #2"); letters go from before it. Any other name is cut at its end by the card itself.
+  function fitKeepingEnd(node, text) {
+    node.textContent = text;
+    const letters = Array.from(text); // whole emoji, not halves of them
+    const cut = letters.lastIndexOf("…");
+    const space = letters.lastIndexOf(" ");
+    const numbered = space > 0 && /\d/.test(letters.slice(space).join(""));
+    if (cut < 0 && !numbered) return;
+    let head = letters.slice(0, cut >= 0 ? cut : space).join("").trimEnd();
+    const tail = cut >= 0 ? letters.slice(cut + 1).join("") : letters.slice(space).join("");
+    while (node.scrollWidth > node.clientWidth && Array.from(head).length > 1) {
+      head = Array.from(head).slice(0, -1).join("").trimEnd();
+      node.textContent = `${head}…${tail}`;
+    }
   }
 
   function renderHeadline() {
