@@ -6,7 +6,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from . import errors
+import fake_telegram.errors as errors
+
 from .context import Call
 from .errors import ApiError, bad_request
 from .shapes import chat_full_json, member_json, user_json

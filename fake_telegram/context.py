@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from . import errors
+import fake_telegram.errors as errors
+
 from .errors import ApiError, forbidden, migrated
 from .media import Upload
 from .state import KICKED, LEFT, Chat, Message, World

@@ -23,7 +23,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import errors
+import fake_telegram.errors as errors
+
 from .errors import ApiError, bad_request
 
 HTML_TAGS = frozenset(

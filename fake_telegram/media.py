@@ -18,7 +18,8 @@ from typing import Any
 
 from PIL import Image, UnidentifiedImageError
 
-from . import errors
+import fake_telegram.errors as errors
+
 from .errors import ApiError, bad_request
 
 PHOTO_MAX_BYTES = 10 * 1024 * 1024

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import errors
+import fake_telegram.errors as errors
+
 from .context import Call, target_message
 from .errors import ApiError, bad_request
 from .formatting import FormattedText

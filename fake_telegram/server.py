@@ -27,7 +27,11 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
-from . import bot_methods, errors, messaging, webhook
+import fake_telegram.bot_methods as bot_methods
+import fake_telegram.errors as errors
+import fake_telegram.messaging as messaging
+import fake_telegram.webhook as webhook
+
 from .body import decode
 from .context import Call, Settings
 from .errors import ApiError, retry_after

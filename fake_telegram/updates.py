@@ -16,7 +16,8 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import errors
+import fake_telegram.errors as errors
+
 from .errors import ApiError
 from .formatting import FormattedText, detect_entities, sort_entities
 from .shapes import chat_json, member_json, message_json, user_json

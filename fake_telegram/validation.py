@@ -22,7 +22,8 @@ from functools import cache
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from . import errors
+import fake_telegram.errors as errors
+
 from .errors import ApiError, bad_request
 from .formatting import FormattedText, char_count, format_text, normalize_url
 from .media import Upload

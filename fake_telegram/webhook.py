@@ -38,7 +38,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, NamedTuple
 
-from . import errors
+import fake_telegram.errors as errors
+
 from .body import decode
 from .context import Call, Settings
 from .errors import ApiError, bad_request, retry_after

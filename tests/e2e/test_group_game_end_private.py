@@ -15,8 +15,8 @@ import random
 
 import pytest
 
+import tests.e2e.test_languages as languages
 from fake_telegram import FakeTelegram, Message, User
-from tests.e2e import test_languages as languages
 from tests.e2e.conftest import BotProcess, Checkpoint
 from tests.kit.people.players import Table, join, open_lobby, play_group_game, set_seats, settle, start_game
 

@@ -212,7 +212,7 @@ async def test_a_friend_room_refuses_the_partnership_presets(fake: FakeTelegram,
 async def test_a_goat_game_in_russian_and_ukrainian_leaves_no_english_word(
     fake: FakeTelegram, bot: BotProcess, monkeypatch: pytest.MonkeyPatch, language: str, goats: str
 ) -> None:
-    from tests.e2e import test_languages as languages
+    import tests.e2e.test_languages as languages
 
     check = Checkpoint(fake, bot)
     creator, friend = languages.people(fake, language, [language, language])
