@@ -12,6 +12,8 @@ import signal
 import sqlite3
 import sys
 import time
+from dataclasses import dataclass
+from functools import partial
 from urllib.parse import urlsplit
 
 import asyncpg
@@ -38,14 +40,14 @@ from bot.background.idle_close import IdleSweeper
 from bot.background.wakeups import WakeSweeper
 from bot.display.boards import BoardPainter
 from bot.display.pictures import PictureMaker
-from bot.display.presenter import Presenter
+from bot.display.presenter import Presenter, nobody_watching
 from bot.display.replays import ReplayMaker
 from bot.display.table_links import TableLinks
 from bot.environment import Settings
 from bot.handlers import all_routers
 from bot.health import beat
 from bot.model.clock import TurnClock
-from bot.model.game import Game, load_game
+from bot.model.documents import Documents, stored_game
 from bot.table import manners
 from bot.table.lobbies import show_recent_lobbies
 from bot.table.service import GameService
@@ -157,6 +159,22 @@ def build_dispatcher(
 SHUTDOWN_GRACE = 10.0
 
 
+@dataclass
+class Parts:
+    """The running bot's parts, built once its token is known good (:func:`build`)."""
+
+    db: Database
+    outbox: Outbox
+    pictures: PictureMaker
+    boards: BoardPainter
+    service: GameService
+    sweeper: IdleSweeper
+    wakeups: WakeSweeper
+    replays: ReplayMaker
+    dispatcher: Dispatcher
+    table: TableSite | None
+
+
 async def run(settings: Settings) -> None:
     response_models = keep_response_models()  # noqa: F841 - held for the life of the bot
     # Redis first: the database, once open, keeps a thread that must be closed before exit.
@@ -164,126 +182,183 @@ async def run(settings: Settings) -> None:
     db = await open_database(settings)
     if db.shared and redis is None:
         log.warning("a shared database without REDIS_URL: game locks and send budgets are this process's alone")
-    session = OneWriteSession(
-        api=TelegramAPIServer.from_base(settings.telegram_api_url), timeout=settings.request_timeout
-    )
-    budgets = (settings.group_messages_per_minute, settings.chat_messages_per_second, settings.messages_per_second)
-    pacer = Pacer(*budgets) if redis is None else SharedPacer(redis, *budgets)
-    session.middleware(PacingMiddleware(pacer))
-    session.middleware(AnswerMiddleware())  # a tap's answer that fails never fails its handler
+    pacer = open_pacer(settings, redis)
+    session = open_session(settings, pacer)
     bot = Bot(
         settings.bot_token.get_secret_value(),
         session=session,
         default=DefaultBotProperties(parse_mode=ParseMode.HTML),
     )
-    outbox = Outbox(bot)
-    pictures = PictureMaker(settings.render_workers)
-    pictures.start()
-    locks = GameLocks() if redis is None else SharedGameLocks(redis)
-    languages = Languages(db)
-    boards = BoardPainter(db, outbox, pictures, locks, pacer, languages)
-    presenter = Presenter(db, outbox, pictures, boards, languages)
-    service = GameService(
-        db,
-        presenter,
-        locks,
-        group_delay=settings.computer_delay,
-        private_delay=settings.private_computer_delay,
-        clock=TurnClock(scale=settings.turn_clock_scale),
-        manners=manners.Manners(),  # the turn clock's run-outs, and hands that cannot be delivered
-    )
-    outbox.on_migrate = on_migrate(service)
-    sweeper = IdleSweeper(db, locks, idle_days=settings.idle_close_days, every=settings.idle_sweep_seconds)
-    wakeups = WakeSweeper(service, every=settings.wake_sweep_seconds, lease=settings.wake_grace_seconds)
-    quiet = QuietAnswers(pacer, every=settings.quiet_answer_seconds)  # refusals never hold up a game
-    replays = ReplayMaker(settings.render_workers)  # its own worker: a replay never delays a board
-    replays.start()
-    dispatcher = build_dispatcher(db, service, outbox, languages, quiet, replays)
-    table: TableSite | None = None
-    table_runner: web.AppRunner | None = None
+    parts: Parts | None = None
     try:
-        try:
-            me = await bot.get_me()
-        except TelegramUnauthorizedError:
-            print("dominoes-bot: Telegram rejected BOT_TOKEN (401 Unauthorized)", file=sys.stderr)
-            raise SystemExit(2) from None
-        except TelegramNetworkError as error:
-            # aiohttp may quote the whole request URL, which carries the token: never print it.
-            problem = redact(error.message, settings.bot_token.get_secret_value())
-            print(f"dominoes-bot: cannot reach {settings.telegram_api_url}: {problem}", file=sys.stderr)
-            raise SystemExit(1) from None
-        except TelegramAPIError as error:  # e.g. 404: TELEGRAM_API_URL is not a Bot API server
-            problem = redact(error.message, settings.bot_token.get_secret_value())
-            print(f"dominoes-bot: {settings.telegram_api_url} answered getMe: {problem}", file=sys.stderr)
-            raise SystemExit(1) from None
-        log.info("running as @%s", me.username)
-        if settings.webapp_mode:
-            table = open_table_site(settings, me.username or "", db, service, presenter, boards, languages, redis)
-        await set_command_menus(bot)
-        await sweeper.sweep()  # before resuming: an idle game is closed, not woken
-        resumed = await service.resume()
-        lobbies = await show_recent_lobbies(service, time.time())
-        log.info("resumed %d running games, showed %d lobbies", resumed, lobbies)
-        settle_heap()
-        sweeper.start()
-        wakeups.start()
-        heartbeat = asyncio.create_task(beat(), name="heartbeat")
-        if settings.webhook_mode:
-            await serve_webhook(bot, dispatcher, settings, table)
-        else:
-            if table is not None:
-                table_runner = await serve_table(table, settings)
-            # getUpdates is refused while a webhook is set: a bot moved back from webhook mode
-            # takes its updates by polling again (those waiting for the webhook included).
-            await bot.delete_webhook(drop_pending_updates=False)
-            await poll_until_stopped(bot, dispatcher, settings)
-        heartbeat.cancel()
-        if not await dispatcher["in_flight"].drained(SHUTDOWN_GRACE):
-            log.warning("stopping with updates still being handled")
+        username = await check_token(bot, settings)
+        log.info("running as @%s", username)
+        parts = build(settings, db, redis, bot, pacer, username)
+        await start_up(bot, parts)
+        await serve(bot, parts, settings)
     finally:
-        if table is not None:
-            await table.close()
-        if table_runner is not None:
-            await table_runner.cleanup()
-        await wakeups.close()
-        await sweeper.close()
-        await service.close()
-        boards.close()
-        pictures.close()
-        replays.close()
+        if parts is not None:
+            await close(parts)
         await db.close()
         await session.close()
         if redis is not None:
             await redis.aclose()
 
 
+def open_pacer(settings: Settings, redis: Redis | None) -> Pacer:
+    """Telegram's send budgets: this process's own, or shared through Redis by every instance."""
+    budgets = (settings.group_messages_per_minute, settings.chat_messages_per_second, settings.messages_per_second)
+    return Pacer(*budgets) if redis is None else SharedPacer(redis, *budgets)
+
+
+def open_session(settings: Settings, pacer: Pacer) -> OneWriteSession:
+    """The Bot API session: every send waits for its budget, and a tap's answer that fails never
+    fails its handler."""
+    session = OneWriteSession(
+        api=TelegramAPIServer.from_base(settings.telegram_api_url), timeout=settings.request_timeout
+    )
+    session.middleware(PacingMiddleware(pacer))
+    session.middleware(AnswerMiddleware())
+    return session
+
+
+async def check_token(bot: Bot, settings: Settings) -> str:
+    """The bot's username (getMe); one line and exit status 2 for a bad token, 1 for a bad server."""
+    try:
+        me = await bot.get_me()
+    except TelegramUnauthorizedError:
+        print("dominoes-bot: Telegram rejected BOT_TOKEN (401 Unauthorized)", file=sys.stderr)
+        raise SystemExit(2) from None
+    except TelegramNetworkError as error:
+        # aiohttp may quote the whole request URL, which carries the token: never print it.
+        problem = redact(error.message, settings.bot_token.get_secret_value())
+        print(f"dominoes-bot: cannot reach {settings.telegram_api_url}: {problem}", file=sys.stderr)
+        raise SystemExit(1) from None
+    except TelegramAPIError as error:  # e.g. 404: TELEGRAM_API_URL is not a Bot API server
+        problem = redact(error.message, settings.bot_token.get_secret_value())
+        print(f"dominoes-bot: {settings.telegram_api_url} answered getMe: {problem}", file=sys.stderr)
+        raise SystemExit(1) from None
+    return me.username or ""
+
+
+def build(settings: Settings, db: Database, redis: Redis | None, bot: Bot, pacer: Pacer, username: str) -> Parts:
+    """Every part, each given at construction what it tells or asks of the others."""
+    pages, relay = open_table_pages(settings, db, redis)
+    links = TableLinks(settings.webapp_url, username, settings.webapp_short_name) if settings.webapp_mode else None
+    # The open table pages are told of every commit, before its messages wait for Telegram's
+    # budgets (with several instances, through Redis: a page may be connected to any of them).
+    listeners = [] if pages is None else [pages.publish] if relay is None else [pages.publish, relay.announce]
+    documents = Documents(db, listeners)
+    outbox = Outbox(bot)
+    pictures = PictureMaker(settings.render_workers)
+    pictures.start()
+    locks = GameLocks() if redis is None else SharedGameLocks(redis)
+    languages = Languages(db)
+    boards = BoardPainter(db, outbox, pictures, locks, pacer, languages, links=links)
+    watching = nobody_watching if pages is None else pages.watching
+    presenter = Presenter(documents, outbox, pictures, boards, languages, links=links, watching=watching)
+    service = GameService(
+        documents,
+        presenter,
+        outbox,
+        locks,
+        group_delay=settings.computer_delay,
+        private_delay=settings.private_computer_delay,
+        clock=partial(TurnClock, scale=settings.turn_clock_scale),
+        manners=manners.Manners(),  # the turn clock's run-outs, and hands that cannot be delivered
+    )
+    outbox.on_migrate = on_migrate(service)
+    replays = ReplayMaker(settings.render_workers)  # its own worker: a replay never delays a board
+    replays.start()
+    quiet = QuietAnswers(pacer, every=settings.quiet_answer_seconds)  # refusals never hold up a game
+    table = None
+    if pages is not None:
+        table = open_table_site(settings, db, service, languages, pages, relay)
+    return Parts(
+        db=db,
+        outbox=outbox,
+        pictures=pictures,
+        boards=boards,
+        service=service,
+        sweeper=IdleSweeper(db, locks, idle_days=settings.idle_close_days, every=settings.idle_sweep_seconds),
+        wakeups=WakeSweeper(service, every=settings.wake_sweep_seconds, lease=settings.wake_grace_seconds),
+        replays=replays,
+        dispatcher=build_dispatcher(db, service, outbox, languages, quiet, replays),
+        table=table,
+    )
+
+
+async def start_up(bot: Bot, parts: Parts) -> None:
+    """The command menus, idle games closed, running games resumed, recent lobbies shown; then the
+    sweepers run."""
+    await set_command_menus(bot)
+    await parts.sweeper.sweep()  # before resuming: an idle game is closed, not woken
+    resumed = await parts.service.resume()
+    lobbies = await show_recent_lobbies(parts.service, time.time())
+    log.info("resumed %d running games, showed %d lobbies", resumed, lobbies)
+    settle_heap()
+    parts.sweeper.start()
+    parts.wakeups.start()
+
+
+async def serve(bot: Bot, parts: Parts, settings: Settings) -> None:
+    """Take updates (by webhook or long polling) until stopped, then let those being handled finish."""
+    heartbeat = asyncio.create_task(beat(), name="heartbeat")
+    table_runner: web.AppRunner | None = None
+    try:
+        if settings.webhook_mode:
+            await serve_webhook(bot, parts.dispatcher, settings, parts.table)
+        else:
+            if parts.table is not None:
+                table_runner = await serve_table(parts.table, settings)
+            # getUpdates is refused while a webhook is set: a bot moved back from webhook mode
+            # takes its updates by polling again (those waiting for the webhook included).
+            await bot.delete_webhook(drop_pending_updates=False)
+            await poll_until_stopped(bot, parts.dispatcher, settings)
+        heartbeat.cancel()
+        if not await parts.dispatcher["in_flight"].drained(SHUTDOWN_GRACE):
+            log.warning("stopping with updates still being handled")
+    finally:
+        if parts.table is not None:
+            await parts.table.close()
+        if table_runner is not None:
+            await table_runner.cleanup()
+
+
+async def close(parts: Parts) -> None:
+    """Every part stopped, in the reverse order of their use (the database and session are the caller's)."""
+    await parts.wakeups.close()
+    await parts.sweeper.close()
+    await parts.service.close()
+    parts.boards.close()
+    parts.pictures.close()
+    parts.replays.close()
+
+
+def open_table_pages(
+    settings: Settings, db: Database, redis: Redis | None
+) -> tuple[TablePages | None, TableRelay | None]:
+    """The Mini App's open pages (WEBAPP_URL; none without it), and with several instances the relay
+    that tells every instance's pages of a commit."""
+    if not settings.webapp_mode:
+        return None, None
+    pages = TablePages()
+    if redis is None:
+        return pages, None
+    relay = TableRelay(redis, partial(stored_game, db), pages.publish, pages.holds)
+    relay.start()
+    return pages, relay
+
+
 def open_table_site(
     settings: Settings,
-    bot_username: str,
     db: Database,
     service: GameService,
-    presenter: Presenter,
-    boards: BoardPainter,
     languages: Languages,
-    redis: Redis | None,
+    pages: TablePages,
+    relay: TableRelay | None,
 ) -> TableSite:
-    """The Mini App table (WEBAPP_URL): its buttons in the chats, and its pages told of every commit
-    (with several instances, through Redis: a page may be connected to any of them)."""
-    links = TableLinks(settings.webapp_url, bot_username, settings.webapp_short_name)
-    presenter.links = boards.links = links
-    pages = TablePages()
-    presenter.on_committed.append(pages.publish)
-    presenter.watching = pages.watching
-    relay = None
-    if redis is not None:
-
-        async def stored(game_id: int) -> Game | None:
-            row = await db.games.get(game_id)
-            return load_game(row) if row is not None else None
-
-        relay = TableRelay(redis, stored, pages.publish, pages.holds)
-        presenter.on_committed.append(relay.announce)
-        relay.start()
+    """The Mini App table's routes (served by :func:`serve_table` or beside the webhook)."""
     return TableSite(
         settings.bot_token.get_secret_value(),
         db,

@@ -20,7 +20,7 @@ from aiogram.filters.callback_data import CallbackData
 
 from bot.background.periodic import Periodic
 from bot.model import scores
-from bot.model.game import load_game
+from bot.model.documents import load_game
 from bot.telegram.locks import GameLocks
 from storage import Database, GameRow, GameStatus
 

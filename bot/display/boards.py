@@ -14,11 +14,13 @@ import asyncio
 import logging
 from dataclasses import replace
 
-from bot.display import captions, keyboards
+import bot.display.captions as captions
+import bot.display.keyboards as keyboards
 from bot.display.names import shown_names
 from bot.display.pictures import Photo, PictureMaker
 from bot.display.table_links import TableLinks
-from bot.model.game import Game, load_game, remember, turn_number
+from bot.model.documents import load_game, save
+from bot.model.game import Game, turn_number
 from bot.telegram.locks import GameLocks
 from bot.telegram.outbox import Outbox
 from bot.telegram.pacing import Pacer
@@ -39,6 +41,8 @@ class BoardPainter:
         locks: GameLocks,
         pacer: Pacer,
         languages: Languages,
+        *,
+        links: TableLinks | None = None,
     ) -> None:
         self.db = db
         self.languages = languages  # one for the whole bot: its cache must see every change
@@ -46,7 +50,7 @@ class BoardPainter:
         self.pictures = pictures
         self.locks = locks
         self.pacer = pacer
-        self.links: TableLinks | None = None  # the Mini App's group link beside "My hand" (None: none)
+        self.links = links  # the Mini App's group link beside "My hand" (None: none)
         self._wanted: dict[int, Game] = {}
         self._painters: dict[int, asyncio.Task[None]] = {}
 
@@ -153,4 +157,4 @@ class BoardPainter:
         game = load_game(row)
         doc = replace(game.doc, game=replace(game.doc.game, board_message=message_id, board_round=board_round))
         # A new board message changes nothing about when the game needs looking after.
-        remember(await self.db.games.save(row, data=doc.to_json(), wake_at=row.wake_at), doc, game.match)
+        await save(self.db, game, doc, wake_at=row.wake_at)

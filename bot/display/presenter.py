@@ -10,83 +10,89 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import replace
+from typing import NamedTuple
 
-from bot.display import captions, keyboards
+import bot.display.captions as captions
+import bot.display.keyboards as keyboards
 from bot.display.boards import BoardPainter
 from bot.display.names import shown_names
 from bot.display.pictures import Photo, PictureMaker
 from bot.display.table_links import TableLinks
 from bot.model import absence, rematch_request, scores
-from bot.model.game import Game, HandMessage, RematchRequest, TableDoc, remember, turn_key
+from bot.model.documents import Documents
+from bot.model.game import Game, HandMessage, RematchRequest, turn_key
 from bot.telegram.outbox import Outbox, Unreachable
 from bot.telegram.twins import send_photo_then_buttons
 from bot.words import table_texts
 from bot.words.languages import Languages
 from engine import Match
-from storage import UNSET, Database, GameStatus, Unset
 
 log = logging.getLogger(__name__)
 
 
+class Shown(NamedTuple):
+    """A game as shown, and the seats whose hand could not be delivered (the person blocked the
+    bot): the table decides what becomes of them (bot/table/manners.py)."""
+
+    game: Game
+    unreachable: tuple[int, ...] = ()
+
+
+def nobody_watching(game_id: int, user_id: int) -> bool:
+    return False
+
+
 class Presenter:
+    """Shows the games that :class:`~bot.model.documents.Documents` stores, and stores (through it)
+    which messages show them.
+
+    ``links``: where the table page opens (None: no Mini App). ``watching``: whether a person has
+    the game's table page open (game id, user id); their hand message then waits until they close
+    it (and comes silently if it comes meanwhile)."""
+
     def __init__(
         self,
-        db: Database,
+        documents: Documents,
         outbox: Outbox,
         pictures: PictureMaker,
         boards: BoardPainter,
         languages: Languages,
+        *,
+        links: TableLinks | None = None,
+        watching: Callable[[int, int], bool] = nobody_watching,
     ) -> None:
-        self.db = db
+        self.documents = documents
+        self.db = documents.db
         self.languages = languages  # one for the whole bot: its cache must see every change
         self.outbox = outbox
-        # Called under the game's lock with the seats whose hand could not be sent (the person
-        # blocked the bot); bot/table/manners.py hands them to a computer.  Returns the game as saved.
-        self.on_unreachable: Callable[[Game, list[int]], Awaitable[Game]] | None = None
         self.pictures = pictures
         self.boards = boards
-        # Told of every game as committed, before its messages wait for Telegram's budgets (the
-        # open table pages, bot/webapp); and where the table page opens (None: no Mini App).
-        self.on_committed: list[Callable[[Game], None]] = []
-        self.links: TableLinks | None = None
-        # Whether a person has the game's table page open (game id, user id): their hand message
-        # then waits until they close it (and comes silently if it comes meanwhile).
-        self.watching: Callable[[int, int], bool] = lambda game_id, user_id: False
+        self.links = links
+        self.watching = watching
 
-    async def save_doc(
-        self, game: Game, doc: TableDoc, status: GameStatus | None = None, *, wake_at: float | Unset | None = UNSET
-    ) -> Game:
-        """Store a change of the document (its messages, seats, options; never a move).
-
-        The game keeps its wake-up, so bookkeeping after a move was shown does not make the game
-        look unattended; a game without one gets the storage's default, so that a change that
-        needs showing is still looked at should this instance die first. ``wake_at``, if given,
-        is stored instead (None: never), in the same statement."""
-        if wake_at is UNSET and game.row.wake_at is not None:
-            wake_at = game.row.wake_at
-        row = await self.db.games.save(game.row, data=doc.to_json(), status=status, wake_at=wake_at)
-        remember(row, doc, game.match)
-        return Game(row, doc, game.match)
-
-    async def sync(self, game: Game) -> Game:
+    async def sync(self, game: Game) -> Shown:
+        """Every message of the game brought up to date with it (see the module's docstring)."""
         match = game.match
         if match is None:
-            return game
-        self.committed(game)
+            return Shown(game)
+        self.documents.tell(game)
         # At the match's end the hands go first: their last edit says the game is over (and, in a
         # group game, that the result is in the group). A result not yet posted is what a restart
         # looks for (GameService.backfill_results), so posted last it stands for the hands' edit
         # too: a stop between the two leaves nothing undone for good.
+        lost: list[int] = []
         if match.is_over:
-            game = await self._show_hands(game, match)
+            game = await self._show_hands(game, match, lost)
         game = await self._post_results(game, match)
         if game.row.kind == "group":
             self.boards.request(game)
-        return game if match.is_over else await self._show_hands(game, match)
+        if not match.is_over:
+            game = await self._show_hands(game, match, lost)
+        return Shown(game, tuple(sorted(lost)))
 
-    async def _show_hands(self, game: Game, match: Match) -> Game:
+    async def _show_hands(self, game: Game, match: Match, lost: list[int]) -> Game:
         """Every player's hand message brought up to date in their private chat."""
         people = [
             (seat, info.user_id)
@@ -99,19 +105,10 @@ class Presenter:
             # to date when they close it (bot/webapp), not a picture a move meanwhile.
             and (match.is_over or not self.watching(game.id, info.user_id))
         ]
-        lost: list[int] = []
         shown = await asyncio.gather(
             *(self._show_hand(game, match, seat, user_id, lost=lost) for seat, user_id in people)
         )
-        game = await self._store_hands(game, {seat: hand for (seat, _), hand in zip(people, shown, strict=True)})
-        if lost and self.on_unreachable is not None:
-            game = await self.on_unreachable(game, sorted(lost))
-        return game
-
-    def committed(self, game: Game) -> None:
-        """``game`` as just committed: told to the listeners (the table pages) at once."""
-        for listener in self.on_committed:
-            listener(game)
+        return await self._store_hands(game, {seat: hand for (seat, _), hand in zip(people, shown, strict=True)})
 
     async def _post_results(self, game: Game, match: Match) -> Game:
         finished = [i for i, state in enumerate(match.rounds) if state.is_over]
@@ -151,12 +148,12 @@ class Presenter:
                     sent.append((chat_id, message_id))
                     if position < len(chats) - 1:  # more to go: this chat is done, whatever becomes of us
                         progress = replace(doc.game, results_sent=tuple(sent))
-                        game = await self.save_doc(game, replace(doc, game=progress))
+                        game = await self.documents.save(game, replace(doc, game=progress))
                         doc = game.doc
             doc = replace(doc, game=replace(doc.game, results_posted=round_index + 1, results_sent=()))
             if offer:
                 doc = rematch_request.with_request(doc, replace(request, messages=tuple(sent)))
-            game = await self.save_doc(game, doc)
+            game = await self.documents.save(game, doc)
         return game
 
     @staticmethod
@@ -197,7 +194,7 @@ class Presenter:
         # Which message shows a hand is bookkeeping of what was just shown: the game keeps its
         # wake-up (none on a turn without a clock), or "My hand" would have the game taken over.
         doc = replace(game.doc, game=replace(game.doc.game, hands=hands))
-        return await self.save_doc(game, doc, wake_at=game.row.wake_at)
+        return await self.documents.save(game, doc, wake_at=game.row.wake_at)
 
     async def _show_hand(
         self, game: Game, match: Match, seat: int, user_id: int, *, redraw: bool = False, lost: list[int] | None = None

@@ -26,7 +26,7 @@ from typing import Any, Final, Literal, NamedTuple
 from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic.dataclasses import dataclass
 
-from engine import Match, read_record, replay, write_record
+from engine import Match, write_record
 from storage import GameRow
 
 # The level of a computer seat nobody chose one for (engine.players.LEVELS).
@@ -279,49 +279,6 @@ class Game:
     def offers_hints(self) -> bool:
         """💡 under a hand: always against the computer in private, else as the lobby chose."""
         return self.row.kind == "private" or self.doc.options.hints
-
-
-class _Written(NamedTuple):
-    """A game's newest version as this process wrote it: the row's data dict, its document, its match."""
-
-    version: int
-    data: dict[str, Any]
-    doc: TableDoc
-    match: Match | None
-
-
-# One entry a game (its newest version): a move then costs no replay of the record, and a row that
-# storage hands back from its own cache (the very data dict written) no parsing either. Older
-# versions are dropped as soon as a newer one is written, so the collector walks what is in play.
-_WRITTEN: dict[int, _Written] = {}
-
-
-def load_game(row: GameRow) -> Game:
-    """Rebuild the document and the match from the stored row, unless this very version was just saved."""
-    written = _WRITTEN.get(row.id)
-    if written is not None and written.version == row.version:
-        if written.data is row.data:
-            return Game(row, written.doc, written.match)
-    else:
-        written = None
-    try:
-        doc = TableDoc.from_json(row.data)
-    except DocumentError as error:
-        raise DocumentError(f"game {row.id}: {error}") from error  # i18n: not shown
-    match = None
-    if doc.game.record is not None:
-        match = written.match if written is not None else None
-        if match is None:
-            match = replay(read_record(doc.game.record))
-    return Game(row, doc, match)
-
-
-def remember(row: GameRow, doc: TableDoc, match: Match | None) -> None:
-    """Cache a version that has just been written: ``row`` as saved from ``doc`` (``row.data`` is
-    ``doc.to_json()``), and its match."""
-    if len(_WRITTEN) > 4096 and row.id not in _WRITTEN:
-        _WRITTEN.clear()
-    _WRITTEN[row.id] = _Written(row.version, row.data, doc, match)
 
 
 def record_of(match: Match) -> dict[str, Any]:

@@ -40,7 +40,7 @@ async def give_hint(service: GameService, game_id: int, user_id: int, version: i
             doc = replace(game.doc, game=replace(game.doc.game, hinted=tuple(sorted((*hinted, seat)))))
             # Nothing to show: the game keeps its wake-up (none on a turn without a clock), so that
             # the wake-up sweep never takes over a game its instance is looking after.
-            await service.presenter.save_doc(game, doc, wake_at=game.row.wake_at)
+            await service.documents.save(game, doc, wake_at=game.row.wake_at)
     if state.line.is_empty:
         return GivenHint(given, 0)
     return GivenHint(given, len(state.distinct_ends(given.move.tile)))

@@ -6,7 +6,8 @@ import logging
 
 from bot.display import captions, keyboards
 from bot.display.names import shown_names
-from bot.model.game import Game, load_game
+from bot.model.documents import load_game
+from bot.model.game import Game
 from bot.table.service import GameService, TableError
 from bot.words import team_texts, texts
 from bot.words.refusals import Refusal
@@ -52,7 +53,7 @@ async def _show_if_known(service: GameService, game: Game) -> None:
 
 
 async def _show_lobby(service: GameService, game: Game, message_id: int) -> None:
-    outbox = service.presenter.outbox
+    outbox = service.outbox
     if game.row.status is GameStatus.LOBBY:
         await outbox.edit_text(game.row.chat_id, message_id, captions.lobby_text(game), keyboards.lobby_markup(game))
     elif game.row.status is GameStatus.CANCELLED:

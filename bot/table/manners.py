@@ -135,7 +135,7 @@ async def pay_owed(service: GameService, game_id: int) -> None:
                 game.match,
             )
             # The game's wake-up as a commit now would store it: by the claim's end at the latest.
-            game = await service.presenter.save_doc(game, claimed.doc, wake_at=service.wake_time(claimed))
+            game = await service.documents.save(game, claimed.doc, wake_at=service.wake_time(claimed))
     except TableError:  # gone, closed, or changed under the claim
         return
     await _pay_claimed(service, game)
@@ -166,7 +166,7 @@ async def _pay_claimed(service: GameService, game: Game) -> None:
             wake: float | Unset | None = UNSET
             if fresh.row.version == game.row.version or left:
                 wake = service.wake_time(Game(fresh.row, settled, fresh.match))
-            game = await service.presenter.save_doc(fresh, settled, wake_at=wake)
+            game = await service.documents.save(fresh, settled, wake_at=wake)
     except TableError:  # closed meanwhile, or changed again (the claim lapses, they are sent again)
         return
     if left:
@@ -201,7 +201,7 @@ async def seats_unreachable(service: GameService, game: Game, seats: list[int]) 
         doc = absence.away(doc, seat, absence.BLOCKED)  # away already: nothing more is sent to them
     if doc == game.doc:
         return game
-    game = await service.presenter.save_doc(game, service.clock.stamp(doc, game.row.kind, match))
+    game = await service.documents.save(game, service.clock.stamp(doc, game.row.kind, match))
     for name in told:
         await _tell_table(service, game, partial(manners_texts.away_notice, name, absence.BLOCKED))
     return game
@@ -241,7 +241,7 @@ async def kick(service: GameService, game_id: int, by: Person, target: int) -> G
             seat = game.doc.seat_of(target)
             if seat is None:
                 raise TableError(Refusal.KICK_NOT_PLAYER)
-            game = await service.presenter.save_doc(game, game.doc.with_seat(seat, None))
+            game = await service.documents.save(game, game.doc.with_seat(seat, None))
             lobby = True
         else:
             seat = _playing_seat(game, target, missing=Refusal.KICK_NOT_PLAYER)
@@ -265,10 +265,10 @@ async def kill(service: GameService, game_id: int, by: Person) -> Game:
         if game.row.status not in (GameStatus.LOBBY, GameStatus.PLAYING):
             raise TableError(Refusal.NO_GAME_HERE)
         doc = service.clock.cleared(replace(game.doc, game=replace(game.doc.game, killed=True)))
-        game = await service.presenter.save_doc(game, doc, status=GameStatus.CANCELLED)
+        game = await service.documents.save(game, doc, status=GameStatus.CANCELLED)
         await scores.record_quietly(service.db, game)  # abandoned: kept, no rating changes
     service.clock.follow(game)
-    outbox = service.presenter.outbox
+    outbox = service.outbox
     chat_id = game.row.chat_id
     if game.match is None:  # a lobby
         lobby_message = game.doc.game.lobby_message
@@ -303,7 +303,7 @@ async def take_back(service: GameService, game_id: int, user_id: int) -> Game:
         if info.away not in absence.RETURNABLE:
             raise TableError(Refusal.TAKE_BACK_KICKED)
         doc = service.clock.stamp(absence.back(game.doc, seat), game.row.kind, match)
-        return await service.presenter.save_doc(game, doc)
+        return await service.documents.save(game, doc)
 
 
 async def after_take_back(service: GameService, game: Game, user_id: int) -> Game:
@@ -335,14 +335,14 @@ def _playing_seat(game: Game, user_id: int, missing: Refusal = Refusal.NOT_SEATE
 async def _put_away(service: GameService, game: Game, seat: int, reason: str) -> Game:
     assert game.match is not None
     doc = service.clock.stamp(absence.away(game.doc, seat, reason), game.row.kind, game.match)
-    return await service.presenter.save_doc(game, doc)
+    return await service.documents.save(game, doc)
 
 
 async def _freeze_hands(service: GameService, game: Game) -> None:
     """Each person's hand message without buttons, its caption saying the game was ended."""
     match = game.match
     assert match is not None
-    outbox = service.presenter.outbox
+    outbox = service.outbox
     for seat, hand in game.doc.game.hands.items():
         info = game.doc.seats[seat]
         if info is None or info.user_id is None or info.away == absence.BLOCKED:
@@ -363,7 +363,7 @@ async def _tell_person(
         text = words()
         markup = keyboards.take_back_markup(game.id) if take_back else None
     try:
-        await service.presenter.outbox.send_text(user_id, text, markup)
+        await service.outbox.send_text(user_id, text, markup)
     except Unreachable:
         log.info("game %s: %s cannot be reached privately", game.id, user_id)
 
@@ -371,7 +371,7 @@ async def _tell_person(
 async def _tell_table(service: GameService, game: Game, words: Callable[[], str], *, but: int | None = None) -> None:
     """Sends ``words()`` to a group game's group; in a friend room (no group), to the private chats of
     the people present; each built in its chat's language."""
-    outbox = service.presenter.outbox
+    outbox = service.outbox
     if game.row.kind == "group":
         chats = [game.row.chat_id]
     elif game.row.kind == "room":

@@ -14,7 +14,8 @@ from dataclasses import dataclass, replace
 
 from bot.display import captions, keyboards
 from bot.model import rematch_request, scores
-from bot.model.game import CANCELLED, STARTED, Game, RematchRequest, TableDoc, load_game
+from bot.model.documents import load_game
+from bot.model.game import CANCELLED, STARTED, Game, RematchRequest, TableDoc
 from bot.table.service import GameService, TableError
 from bot.telegram.outbox import Unreachable
 from bot.words.refusals import Notice, Refusal
@@ -98,7 +99,7 @@ async def show(service: GameService, game: Game) -> None:
             caption = rematch_request.caption(base, game.doc, request)
             markup = keyboards.final_result_markup(game.id, rematch_request.markup(game.id, game.doc, request))
         try:
-            await service.presenter.outbox.edit_caption(chat_id, message_id, caption, markup)
+            await service.outbox.edit_caption(chat_id, message_id, caption, markup)
         except Unreachable:
             log.info("game %s: the rematch line cannot be shown in %s", game.id, chat_id)
 
@@ -127,4 +128,4 @@ async def _deal_rematch(service: GameService, game: Game) -> Game:
 
 
 async def _save(service: GameService, game: Game, request: RematchRequest) -> Game:
-    return await service.presenter.save_doc(game, rematch_request.with_request(game.doc, request))
+    return await service.documents.save(game, rematch_request.with_request(game.doc, request))

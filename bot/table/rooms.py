@@ -18,7 +18,8 @@ from urllib.parse import urlencode
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.model.game import Game, GameState, Seat, TableDoc, load_game
+from bot.model.documents import load_game
+from bot.model.game import Game, GameState, Seat, TableDoc
 from bot.table.service import GameService, TableError, chat_free, short_name
 from bot.telegram.callbacks import RoomAction, RoomTap
 from bot.telegram.people import Person
@@ -186,7 +187,7 @@ async def reset(service: GameService, person: Person, game_id: int) -> Game:
     async with service.locked(game_id) as game:
         _require_waiting(game, person)
         state = replace(game.doc.game, room_code=new_code())
-        return await service.presenter.save_doc(game, replace(game.doc, game=state))
+        return await service.documents.save(game, replace(game.doc, game=state))
 
 
 async def switch_hints(service: GameService, person: Person, game_id: int) -> Game:
@@ -194,7 +195,7 @@ async def switch_hints(service: GameService, person: Person, game_id: int) -> Ga
     async with service.locked(game_id) as game:
         _require_waiting(game, person)
         options = replace(game.doc.options, hints=not game.doc.options.hints)
-        return await service.presenter.save_doc(game, replace(game.doc, options=options))
+        return await service.documents.save(game, replace(game.doc, options=options))
 
 
 async def close(service: GameService, person: Person, game_id: int) -> Game:

@@ -10,16 +10,16 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, replace
-from functools import partial
 from typing import Protocol
 
 from bot.display import keyboards
 from bot.display.presenter import Presenter
 from bot.model import absence, scores
-from bot.model.clock import TurnClock
+from bot.model.clock import Expiry, TurnClock
+from bot.model.documents import Documents, load_game
 from bot.model.game import (
     DEFAULT_LEVEL,
     EndQuestion,
@@ -28,19 +28,18 @@ from bot.model.game import (
     TableDoc,
     TableOptions,
     computer_name,
-    load_game,
     record_of,
-    remember,
     turn_key,
     turn_number,
 )
 from bot.telegram.locks import GameLocks
+from bot.telegram.outbox import Outbox
 from bot.telegram.people import Person
 from bot.words import texts
 from bot.words.refusals import Refusal
 from engine import End, EndRequiredError, IllegalMoveError, Match, Move, Rules, Tile
 from engine.players import LEVELS, player_for
-from storage import AlreadyHandledError, ChatBusyError, Database, GameStatus, StaleVersionError
+from storage import AlreadyHandledError, ChatBusyError, GameStatus, StaleVersionError
 from storage.games import MoveLog
 
 log = logging.getLogger(__name__)
@@ -122,35 +121,45 @@ class TableManners(Protocol):
 
 
 class GameService:
+    """Stores games through ``documents``, shows them through ``presenter`` and writes through
+    ``outbox``; the turn clock is made by ``clock`` (given what to call when a turn runs out), and
+    what happens when it runs out, when a hand cannot be delivered and when a woken game still owes
+    notices is ``manners``' (none: nothing)."""
+
     def __init__(
         self,
-        db: Database,
+        documents: Documents,
         presenter: Presenter,
+        outbox: Outbox,
         locks: GameLocks,
         *,
         group_delay: float,
         private_delay: float,
-        clock: TurnClock | None = None,
+        clock: Callable[[Expiry | None], TurnClock] = TurnClock,
         manners: TableManners | None = None,
     ) -> None:
-        self.db = db
+        self.documents = documents
+        self.db = documents.db
         self.presenter = presenter
+        self.outbox = outbox
         self.locks = locks
         self.group_delay = group_delay
         self.private_delay = private_delay
-        # The turn clock (bot/model/clock.py); what happens when it runs out is ``manners``'.
-        self.clock = clock if clock is not None else TurnClock()
+        self.manners = manners
+        self.clock = clock(None if manners is None else self._time_ran_out)
         self._drivers: dict[int, asyncio.Task[None]] = {}
-        # What else a woken game needs (the clock's notices not sent yet).
-        self.after_wake: Callable[[int], Awaitable[None]] | None = None
-        if manners is not None:
-            self._connect(manners)
 
-    def _connect(self, manners: TableManners) -> None:
-        """The clock's run-outs, undeliverable hands and woken games go to ``manners``, with this service."""
-        self.clock.on_expiry = partial(manners.time_ran_out, self)
-        self.presenter.on_unreachable = partial(manners.seats_unreachable, self)
-        self.after_wake = partial(manners.pay_owed, self)
+    async def _time_ran_out(self, game_id: int, turn: int) -> None:
+        if self.manners is not None:
+            await self.manners.time_ran_out(self, game_id, turn)
+
+    async def _show(self, game: Game) -> Game:
+        """Bring the game's messages up to date (under its lock); a seat whose hand could not be
+        delivered is the manners' to settle."""
+        shown = await self.presenter.sync(game)
+        if shown.unreachable and self.manners is not None:
+            return await self.manners.seats_unreachable(self, shown.game, list(shown.unreachable))
+        return shown.game
 
     @asynccontextmanager
     async def locked(self, game_id: int) -> AsyncIterator[Game]:
@@ -217,7 +226,7 @@ class GameService:
     async def set_lobby_message(self, game: Game, message_id: int) -> Game:
         async with self.locked(game.id) as fresh:
             state = replace(fresh.doc.game, lobby_message=message_id)
-            return await self.presenter.save_doc(fresh, replace(fresh.doc, game=state))
+            return await self.documents.save(fresh, replace(fresh.doc, game=state))
 
     async def join(self, game_id: int, person: Person, team: int | None = None) -> Game:
         """Seat ``person`` at the first free seat; in a partnership lobby, with ``team`` (0 or 1) when
@@ -248,7 +257,7 @@ class GameService:
                 doc = doc.with_seat(current, None)
             else:
                 seat = Seat(short_name(person.name), person.user_id)
-            return await self.presenter.save_doc(game, doc.with_seat(free[0], seat)), current is not None
+            return await self.documents.save(game, doc.with_seat(free[0], seat)), current is not None
 
     async def leave(self, game_id: int, person: Person) -> Game:
         async with self.locked(game_id) as game:
@@ -256,7 +265,7 @@ class GameService:
             seat = game.doc.seat_of(person.user_id)
             if seat is None:
                 raise TableError(Refusal.NOT_SEATED)
-            return await self.presenter.save_doc(game, game.doc.with_seat(seat, None))
+            return await self.documents.save(game, game.doc.with_seat(seat, None))
 
     async def add_computer(self, game_id: int, person: Person, level: str | None = None) -> Game:
         """Seat a computer of ``level`` (default: the lobby's last choice), which Start then uses too."""
@@ -270,7 +279,7 @@ class GameService:
                 raise TableError(Refusal.LOBBY_FULL)
             computers = sum(1 for seat in game.doc.seats if seat and seat.is_computer)
             doc = game.doc.with_seat(free[0], Seat(computer_name(computers + 1, level), level=level))
-            return await self.presenter.save_doc(game, replace(doc, options=replace(doc.options, computer_level=level)))
+            return await self.documents.save(game, replace(doc, options=replace(doc.options, computer_level=level)))
 
     async def change_options(self, game_id: int, person: Person, change: Callable[[TableDoc], TableOptions]) -> Game:
         """A lobby button that sets an option (the clock, hints): its creator only, while it is open.
@@ -278,7 +287,7 @@ class GameService:
         async with self.locked(game_id) as game:
             self._require_lobby(game)
             self._require_creator(game, person)
-            return await self.presenter.save_doc(game, replace(game.doc, options=change(game.doc)))
+            return await self.documents.save(game, replace(game.doc, options=change(game.doc)))
 
     async def cycle_seats(self, game_id: int, person: Person) -> Game:
         """Seats 2 -> 3 -> 4 -> 2 within the preset's range; a seat is removed only when it is free."""
@@ -294,7 +303,7 @@ class GameService:
             if count < len(taken):
                 count = len(taken) if len(taken) >= rules.min_seats else rules.min_seats
             new = taken + [None] * (count - len(taken))
-            return await self.presenter.save_doc(game, replace(game.doc, seats=tuple(new)))
+            return await self.documents.save(game, replace(game.doc, seats=tuple(new)))
 
     async def cancel(self, game_id: int, person: Person) -> Game:
         async with self.locked(game_id) as game:
@@ -364,16 +373,7 @@ class GameService:
         match = Match.new(rules, len(game.doc.seats), _dealer())
         match, moves = _auto_moves(match)
         # The forced lead alone can end the game: nobody can follow it (a quickblock fish).
-        status = GameStatus.FINISHED if match.is_over else GameStatus.PLAYING
-        doc = absence.everyone_back(game.doc)
-        doc = replace(doc, game=replace(doc.game, record=record_of(match)))
-        doc = self.clock.stamp(doc, game.row.kind, match)
-        wake_at = self._wake_on_commit(Game(replace(game.row, status=status), doc, match))
-        row = await self.db.games.save(game.row, status=status, data=doc.to_json(), moves=moves, wake_at=wake_at)
-        remember(row, doc, match)
-        played = Game(row, doc, match)
-        self.presenter.committed(played)  # the table pages see it now; the chat once it is shown
-        return played
+        return await self._commit(Game(game.row, absence.everyone_back(game.doc), game.match), match, moves)
 
     # --- play ------------------------------------------------------------------------------
 
@@ -431,7 +431,7 @@ class GameService:
                     return  # asked already (a burst of taps on the tile): the hand shows it, no edit again
                 game = await self._ask(game, seat, question)
                 markup = keyboards.end_choice_markup(game, match, tile, ends)
-                await self.presenter.outbox.edit_markup(where[0], where[1], markup)
+                await self.outbox.edit_markup(where[0], where[1], markup)
         except TableError:
             return  # the game moved on: the hand shows it
 
@@ -447,7 +447,7 @@ class GameService:
         if asked == game.doc.game.asked:
             return game
         doc = replace(game.doc, game=replace(game.doc.game, asked=asked))
-        return await self.presenter.save_doc(game, doc, wake_at=game.row.wake_at)
+        return await self.documents.save(game, doc, wake_at=game.row.wake_at)
 
     @staticmethod
     def present_seat(game: Game, user_id: int, version: int) -> tuple[Match, int]:
@@ -475,17 +475,19 @@ class GameService:
             match = match.deal_next(_dealer())
             match, more = _auto_moves(match)
             moves += more
-        # Decided last: the next round's forced lead can end the round, and the match, by itself.
-        status = GameStatus.FINISHED if match.is_over else GameStatus.PLAYING
         # A move answers the question of ends, whoever was asked it: the turn has moved on.
-        doc = replace(game.doc, game=replace(game.doc.game, record=record_of(match), asked={}))
+        unasked = replace(game.doc, game=replace(game.doc.game, asked={}))
+        return await self._commit(Game(game.row, unasked, None), match, moves)
+
+    async def _commit(self, game: Game, match: Match, moves: list[MoveLog]) -> Game:
+        """Commit ``match`` (a deal or a move) on ``game``'s document: its record, the turn's clock and
+        the wake-up go into one save with ``moves``; the table pages see it at once, the chats once
+        it is shown. The status is decided last: a forced lead can end the round, and the match, by itself."""
+        status = GameStatus.FINISHED if match.is_over else GameStatus.PLAYING
+        doc = replace(game.doc, game=replace(game.doc.game, record=record_of(match)))
         doc = self.clock.stamp(doc, game.row.kind, match)
         wake_at = self._wake_on_commit(Game(replace(game.row, status=status), doc, match))
-        row = await self.db.games.save(game.row, status=status, data=doc.to_json(), moves=moves, wake_at=wake_at)
-        remember(row, doc, match)
-        played = Game(row, doc, match)
-        self.presenter.committed(played)  # the table pages see it now; the chat once it is shown
-        return played
+        return await self.documents.commit(game, doc, match, moves, status=status, wake_at=wake_at)
 
     async def after_tap(self, outcome: TapOutcome) -> None:
         """Show a committed move and let the computers answer (called once the tap is answered)."""
@@ -500,7 +502,7 @@ class GameService:
                 game = load_game(row)
                 if row.status in (GameStatus.CANCELLED, GameStatus.CLOSED):
                     return game  # ended meanwhile (/kill, idle): its messages were frozen then
-                game = await self.presenter.sync(game)
+                game = await self._show(game)
         finally:
             # Even when showing failed: the committed turn keeps its clock and its computer player.
             self.clock.follow(game)
@@ -581,16 +583,16 @@ class GameService:
                     return
                 game = load_game(row)
                 if row.status is GameStatus.PLAYING:
-                    game = await self.presenter.sync(await self._with_deadline(game))
+                    game = await self._show(await self._with_deadline(game))
                 elif game.match is not None and game.doc.game.results_posted < len(game.match.rounds):
-                    game = await self.presenter.sync(game)
+                    game = await self._show(game)
         except StaleVersionError:
             return  # someone else changed it meanwhile: they look after it now
         self.clock.follow(game)
         self._drive_computers(game)
         await self._settle(game)
-        if self.after_wake is not None:
-            await self.after_wake(game_id)
+        if self.manners is not None:
+            await self.manners.pay_owed(self, game_id)
 
     def _drive_computers(self, game: Game) -> None:
         match = game.match
@@ -625,7 +627,7 @@ class GameService:
                         rng = random.Random(f"{game.id}:{turn_number(match)}")
                         move = player_for(seat.level or DEFAULT_LEVEL).choose(match.observe(turn), rng)
                         game = await self._play(game, turn, move, by_computer=True)
-                        game = await self.presenter.sync(game)
+                        game = await self._show(game)
                 except TableError as error:
                     if error.refusal is not Refusal.STALE:
                         return
@@ -702,7 +704,7 @@ class GameService:
                 return None
             # The game keeps its wake-up (none on a turn without a clock): this instance shows the
             # change at once, and no other is to take the game over for it.
-            return await self.presenter.save_doc(game, with_computer_level(game.doc, level), wake_at=game.row.wake_at)
+            return await self.documents.save(game, with_computer_level(game.doc, level), wake_at=game.row.wake_at)
 
     async def resume(self) -> int:
         """After a restart: bring every running game's messages up to date, run its turn clock on
@@ -739,7 +741,7 @@ class GameService:
                 async with self.locks(game_id):
                     row = await db.games.get(game_id)
                     if row is not None and row.status is GameStatus.FINISHED:
-                        await self.presenter.sync(load_game(row))
+                        await self._show(load_game(row))
             except Exception:
                 log.exception("game %s: its final result could not be posted", game_id)
         return recorded
@@ -749,7 +751,7 @@ class GameService:
         if game.match is None:
             return game
         doc = self.clock.stamp(game.doc, game.row.kind, game.match)
-        return game if doc == game.doc else await self.presenter.save_doc(game, doc)
+        return game if doc == game.doc else await self.documents.save(game, doc)
 
     async def close(self) -> None:
         self.clock.close()

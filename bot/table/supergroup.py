@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from bot.display import captions, keyboards
-from bot.model.game import load_game
+from bot.model.documents import load_game
 from bot.table.lobbies import remember_lobby_message
 from bot.table.service import GameService
 from storage import GameStatus
@@ -43,14 +43,14 @@ async def move_chat(service: GameService, old: int, new: int) -> bool:
         game = load_game(row)
         # The old chat's messages stay there; the new chat gets its own.
         doc = replace(game.doc, game=replace(game.doc.game, lobby_message=None, board_message=None, board_round=-1))
-        game = await service.presenter.save_doc(game, doc)
+        game = await service.documents.save(game, doc)
     log.info("chat %s became %s: %d games moved, game %s goes on there", old, new, moved, game.id)
     if game.row.kind != "group":
         return True
     if game.row.status is GameStatus.LOBBY:
         async with service.presenter.languages.speaking_to(new):
             text, markup = captions.lobby_text(game), keyboards.lobby_markup(game)
-        sent = await service.presenter.outbox.send_text(new, text, markup)
+        sent = await service.outbox.send_text(new, text, markup)
         if sent is not None:
             await remember_lobby_message(service, game, sent)
     elif game.row.status is GameStatus.PLAYING:

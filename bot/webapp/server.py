@@ -22,7 +22,8 @@ from urllib.parse import urlsplit
 from aiohttp import WSMsgType, web
 
 from bot.display.table_frame import page_texts
-from bot.model.game import DEFAULT_LEVEL, Game, load_game
+from bot.model.documents import load_game
+from bot.model.game import DEFAULT_LEVEL, Game
 from bot.table import rematch
 from bot.table.service import GameService, TableError
 from bot.telegram.people import Person

@@ -9,8 +9,10 @@ from typing import cast
 import pytest_asyncio
 
 from bot.display.presenter import Presenter
+from bot.model.documents import Documents
 from bot.table.service import GameService
 from bot.telegram.locks import GameLocks
+from bot.telegram.outbox import Outbox
 from storage import Database
 from tests.bot.test_levels import StoringPresenter
 
@@ -21,7 +23,10 @@ async def service(tmp_path: Path) -> AsyncIterator[GameService]:
     hour before each move, so nothing changes a game behind a test's back."""
     db = await Database.open(f"sqlite:///{tmp_path / 'service.sqlite3'}")
     await db.migrate()
-    service = GameService(db, cast(Presenter, StoringPresenter(db)), GameLocks(), group_delay=3600, private_delay=3600)
+    presenter = cast(Presenter, StoringPresenter())
+    # Nothing is sent: a send would fail the test.
+    outbox = cast(Outbox, None)
+    service = GameService(Documents(db), presenter, outbox, GameLocks(), group_delay=3600, private_delay=3600)
     try:
         yield service
     finally:

@@ -14,6 +14,7 @@ from aiogram.types import InlineKeyboardMarkup
 from bot.display.boards import BoardPainter
 from bot.display.pictures import PictureMaker
 from bot.display.presenter import Presenter
+from bot.model.documents import Documents
 from bot.table.service import GameService
 from bot.telegram.callbacks import EndCode, TileTap
 from bot.telegram.locks import GameLocks
@@ -86,9 +87,14 @@ def game_service(db: Database, telegram: Telegram, locks: GameLocks | None = Non
     """The service and the real presenter, with computers that wait an hour before each move: nothing
     changes the game behind the test's back."""
     presenter = Presenter(
-        db, cast(Outbox, telegram), cast(PictureMaker, Pictures()), cast(BoardPainter, Boards()), Languages(db)
+        Documents(db),
+        cast(Outbox, telegram),
+        cast(PictureMaker, Pictures()),
+        cast(BoardPainter, Boards()),
+        Languages(db),
     )
-    return GameService(db, presenter, locks or GameLocks(), group_delay=3600, private_delay=3600)
+    outbox = cast(Outbox, telegram)
+    return GameService(Documents(db), presenter, outbox, locks or GameLocks(), group_delay=3600, private_delay=3600)
 
 
 def two_end_turn() -> tuple[Match, Tile, list[End]]:

@@ -60,7 +60,10 @@ class Screen:
     async def get_chat(self, chat_id: int) -> None:  # as chats.get: no language set, so English
         return None
 
-    async def save(self, row: GameRow, data: dict[str, Any], wake_at: float | None = None) -> GameRow:
+    async def save(
+        self, row: GameRow, data: dict[str, Any], status: GameStatus | None = None, wake_at: float | None = None
+    ) -> GameRow:
+        assert status is None  # a board changes only which message shows it
         doc = TableDoc.from_json(data)
         assert doc.game.board_message is not None
         self.stored.append((doc.game.board_message, doc.game.board_round))

@@ -174,7 +174,7 @@ async def test_each_hand_is_edited_once_with_the_end_line_and_nothing_new_reache
     await db.users.choose_language(BOB, "Bob", "uk")
     game = await finished_group_game(db, (Seat("Ann", ANN), Seat("Bob", BOB)))
     telegram = Telegram()
-    game = await presenter(db, telegram).sync(game)
+    game = (await presenter(db, telegram).sync(game)).game
 
     assert [chat for chat, _ in telegram.sent] == [GROUP] * len(game.match.rounds)  # type: ignore[union-attr]
     assert [(chat, message) for chat, message, _ in sorted(telegram.edits)] == [(ANN, 50), (BOB, 60)]
@@ -196,7 +196,7 @@ async def test_a_game_over_before_anyone_was_on_turn_sends_each_hand_once_saying
         chat_id=GROUP, kind="group", status=GameStatus.FINISHED, preset="quickblock", creator_id=ANN, data=doc.to_json()
     )
     telegram = Telegram()
-    game = await presenter(db, telegram).sync(Game(row, doc, match))
+    game = (await presenter(db, telegram).sync(Game(row, doc, match))).game
 
     assert sorted(chat for chat, _, _ in telegram.hands_sent) == [ANN, BOB]
     assert all(caption.splitlines()[-1] == END_LINES["en"] for _, caption, _ in telegram.hands_sent)
@@ -220,7 +220,7 @@ async def test_a_death_among_the_hand_edits_leaves_the_result_unposted_for_the_r
     assert game.id in await db.results.unposted(scores.UNPOSTED_WINDOW)
 
     started_again = Telegram()
-    game = await presenter(db, started_again).sync(await stored(db, game))
+    game = (await presenter(db, started_again).sync(await stored(db, game))).game
     assert [chat for chat, _ in started_again.sent] == [GROUP] * rounds
     assert [c.splitlines()[-1] for chat, _, c in started_again.edits if chat == BOB] == [END_LINES["en"]]
     assert all(hand.turn_key.endswith(":over") for hand in game.doc.game.hands.values())

@@ -10,7 +10,8 @@ import pytest
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.display import captions, keyboards
-from bot.model.game import DEFAULT_LEVEL, Game, GameState, Seat, TableDoc, TableOptions, record_of, remember
+from bot.display.presenter import Shown
+from bot.model.game import DEFAULT_LEVEL, Game, GameState, Seat, TableDoc, TableOptions, record_of
 from bot.table.service import GameService, TableError, computer_name, solo_computer_name, with_computer_level
 from bot.telegram.callbacks import LevelTap, LobbyTap, SoloGo
 from bot.telegram.people import Person
@@ -19,7 +20,7 @@ from bot.words.i18n import speaking
 from bot.words.refusals import Refusal
 from engine import Match, Rules
 from engine.players import LEVELS
-from storage import UNSET, Database, GameRow, GameStatus, Unset
+from storage import GameRow, GameStatus
 
 HUGE = 2**53
 
@@ -159,25 +160,10 @@ def test_computer_names() -> None:
 
 
 class StoringPresenter:
-    """What the service needs of a presenter, without Telegram: store documents, show nothing."""
+    """What the service needs of a presenter, without Telegram: show nothing."""
 
-    def __init__(self, db: Database) -> None:
-        self.db = db
-
-    def committed(self, game: Game) -> None:
-        """Told of each commit (the table pages listen there); nothing here."""
-
-    async def save_doc(
-        self, game: Game, doc: TableDoc, status: GameStatus | None = None, *, wake_at: float | Unset | None = UNSET
-    ) -> Game:
-        if wake_at is UNSET and game.row.wake_at is not None:  # as the presenter keeps a game's wake-up
-            wake_at = game.row.wake_at
-        row = await self.db.games.save(game.row, data=doc.to_json(), status=status, wake_at=wake_at)
-        remember(row, doc, game.match)
-        return Game(row, doc, game.match)
-
-    async def sync(self, game: Game) -> Game:
-        return game
+    async def sync(self, game: Game) -> Shown:
+        return Shown(game)
 
 
 ANN = Person(7, "Ann")

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any, cast
 
@@ -21,19 +22,21 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot.background.wakeups import WakeSweeper
 from bot.display import captions, keyboards
-from bot.display.presenter import Presenter
+from bot.display.presenter import Presenter, Shown
 from bot.model import absence
 from bot.model.clock import TurnClock
-from bot.model.game import Game, Seat, TableDoc, remember, turn_number
+from bot.model.documents import Documents
+from bot.model.game import Game, Seat, TableDoc, turn_number
 from bot.table import manners
 from bot.table.service import WAKE_SLACK, GameService, TableError
 from bot.telegram.callbacks import AwayTap
 from bot.telegram.locks import GameLocks
+from bot.telegram.outbox import Outbox
 from bot.telegram.people import Person
 from bot.words import manners_texts
 from bot.words.languages import Languages
 from engine import Match
-from storage import UNSET, Database, GameStatus, Unset
+from storage import Database, GameStatus
 from tests.storage.conftest import fresh_schema
 
 GROUP = -100123
@@ -89,25 +92,11 @@ class RecordingPresenter:
 
     def __init__(self, db: Database) -> None:
         self.db = db
-        self.outbox = RecordingOutbox()
         self.boards = RecordingBoards()
         self.languages = Languages(db)
-        self.on_unreachable: Any = None
 
-    def committed(self, game: Game) -> None:
-        """Told of each commit (the table pages listen there); nothing here."""
-
-    async def save_doc(
-        self, game: Game, doc: TableDoc, status: GameStatus | None = None, *, wake_at: float | Unset | None = UNSET
-    ) -> Game:
-        if wake_at is UNSET:  # as the real one: the game keeps its wake-up, or gets the default
-            wake_at = UNSET if game.row.wake_at is None else game.row.wake_at
-        row = await self.db.games.save(game.row, data=doc.to_json(), status=status, wake_at=wake_at)
-        remember(row, doc, game.match)
-        return Game(row, doc, game.match)
-
-    async def sync(self, game: Game) -> Game:
-        return game
+    async def sync(self, game: Game) -> Shown:
+        return Shown(game)
 
 
 class Time:
@@ -131,12 +120,7 @@ async def time() -> Time:
 async def service(tmp_path: Path, time: Time) -> AsyncIterator[GameService]:
     db = await Database.open(f"sqlite:///{tmp_path / 'manners.sqlite3'}")
     await db.migrate()
-    clock = TurnClock(now=time.now, sleep=_never)
-    presenter = cast(Presenter, RecordingPresenter(db))
-    # Computers wait an hour before each move: nothing changes a game behind a test's back.
-    service = GameService(
-        db, presenter, GameLocks(), group_delay=3600, private_delay=3600, clock=clock, manners=manners.Manners()
-    )
+    service = _instance(db, time)
     try:
         yield service
     finally:
@@ -145,7 +129,7 @@ async def service(tmp_path: Path, time: Time) -> AsyncIterator[GameService]:
 
 
 def outbox(service: GameService) -> RecordingOutbox:
-    return cast(RecordingOutbox, service.presenter.outbox)
+    return cast(RecordingOutbox, service.outbox)
 
 
 async def _group_game(service: GameService, clock: int | None = 30) -> Game:
@@ -154,7 +138,7 @@ async def _group_game(service: GameService, clock: int | None = 30) -> Game:
     game = await service.join(game.id, BOB)
     if clock is not None:
         async with service.locked(game.id) as fresh:
-            await service.presenter.save_doc(fresh, replace(fresh.doc, options=replace(fresh.doc.options, clock=clock)))
+            await service.documents.save(fresh, replace(fresh.doc, options=replace(fresh.doc.options, clock=clock)))
     return await service.start(game.id, ANN, show=False)
 
 
@@ -393,18 +377,16 @@ class DyingOutbox(RecordingOutbox):
 
 
 def _instance(db: Database, time: Time, outbox: RecordingOutbox | None = None) -> GameService:
-    """One bot instance on ``db``: its own presenter, outbox, locks and clock (whose timers never fire)."""
-    presenter = RecordingPresenter(db)
-    if outbox is not None:
-        presenter.outbox = outbox
-    clock = TurnClock(now=time.now, sleep=_never)
+    """One bot instance on ``db``: its own presenter, outbox, locks and clock (whose timers never
+    fire). Computers wait an hour before each move: nothing changes a game behind a test's back."""
     return GameService(
-        db,
-        cast(Presenter, presenter),
+        Documents(db),
+        cast(Presenter, RecordingPresenter(db)),
+        cast(Outbox, outbox or RecordingOutbox()),
         GameLocks(),
         group_delay=3600,
         private_delay=3600,
-        clock=clock,
+        clock=partial(TurnClock, now=time.now, sleep=_never),
         manners=manners.Manners(),
     )
 
@@ -532,7 +514,7 @@ class HeldOutbox(RecordingOutbox):
 
 async def test_a_notice_owed_while_its_payer_is_busy_is_sent_by_that_payer(service: GameService, time: Time) -> None:
     held = HeldOutbox()
-    service.presenter.outbox = cast(Any, held)
+    service.outbox = cast(Any, held)
     game = await _group_game(service, clock=10)  # the next run-out comes within the first one's claim
     first = _who(game, _match(game).round.turn)
     paying = asyncio.create_task(_run_out(service, time, game.id))
@@ -554,8 +536,8 @@ async def test_a_notice_sent_at_once_leaves_the_game_woken_for_its_clock_only(
 ) -> None:
     presenter = cast(RecordingPresenter, service.presenter)
 
-    async def sync(game: Game) -> Game:  # as the real one: showing stores the hands' messages
-        return await presenter.save_doc(game, game.doc)
+    async def sync(game: Game) -> Shown:  # as the real one: showing stores the hands' messages
+        return Shown(await service.documents.save(game, game.doc))
 
     monkeypatch.setattr(presenter, "sync", sync)
     game = await _group_game(service, clock=120)

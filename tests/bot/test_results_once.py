@@ -17,6 +17,7 @@ import pytest_asyncio
 from bot.display.boards import BoardPainter
 from bot.display.pictures import Photo, PictureMaker
 from bot.display.presenter import Presenter
+from bot.model.documents import Documents
 from bot.model.game import Game, GameState, Seat, TableDoc, record_of
 from bot.telegram.outbox import Outbox
 from bot.words.languages import Languages
@@ -87,7 +88,11 @@ async def db(tmp_path: Path) -> AsyncIterator[Database]:
 
 def presenter(db: Database, telegram: Telegram) -> Presenter:
     return Presenter(
-        db, cast(Outbox, telegram), cast(PictureMaker, Pictures()), cast(BoardPainter, Boards()), Languages(db)
+        Documents(db),
+        cast(Outbox, telegram),
+        cast(PictureMaker, Pictures()),
+        cast(BoardPainter, Boards()),
+        Languages(db),
     )
 
 
@@ -115,7 +120,7 @@ async def test_a_room_result_reaches_each_chat_once_through_a_death_in_the_middl
     stored = await db.games.get(row.id)
     assert stored is not None
     started_again = Telegram()
-    game = await presenter(db, started_again).sync(Game(stored, TableDoc.from_json(stored.data), match))
+    game = (await presenter(db, started_again).sync(Game(stored, TableDoc.from_json(stored.data), match))).game
 
     assert dying.results + started_again.results == [ANN, BOB], "each chat gets the result exactly once"
     assert game.doc.game.results_posted == 1 and game.doc.game.results_sent == ()

@@ -16,9 +16,11 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
+from bot.display.presenter import Shown
 from bot.handlers import scores as commands
 from bot.model import scores
-from bot.model.game import Game, GameState, Seat, TableDoc, load_game, record_of
+from bot.model.documents import load_game
+from bot.model.game import Game, GameState, Seat, TableDoc, record_of
 from bot.table.service import GameService
 from bot.telegram.locks import GameLocks
 from bot.telegram.people import Person
@@ -217,9 +219,9 @@ class Synced:
     def __init__(self) -> None:
         self.games: list[Game] = []
 
-    async def sync(self, game: Game) -> Game:
+    async def sync(self, game: Game) -> Shown:
         self.games.append(game)
-        return game
+        return Shown(game)
 
 
 class Service:
@@ -227,6 +229,9 @@ class Service:
         self.db = db
         self.locks = GameLocks()
         self.presenter = Synced()
+        self.manners = None
+
+    _show = GameService._show
 
 
 async def test_games_that_ended_unrecorded_are_recorded_at_start_up(db: Database) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from bot.model import rematch_request
+from bot.model.documents import load_game
 from bot.model.game import (
     OPEN,
     VERSION,
@@ -27,7 +28,6 @@ from bot.model.game import (
     Seat,
     TableDoc,
     TableOptions,
-    load_game,
     turn_key,
     turn_number,
 )

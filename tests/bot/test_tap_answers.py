@@ -205,7 +205,7 @@ async def test_a_hand_behind_the_game_is_caught_up_once(service: GameService, te
     async with service.locked(game.id) as fresh:
         behind = {0: HandMessage(HAND, "0:0")}  # shown before the last move (its showing was lost)
         doc = replace(fresh.doc, game=replace(fresh.doc.game, hands=behind))
-        await service.presenter.save_doc(fresh, doc)
+        await service.documents.save(fresh, doc)
     for _ in range(3):
         await service.catch_up_hand(game.id, ANN)
     assert telegram.edits == ["editMessageMedia"]
