@@ -1,4 +1,8 @@
-"""Group lobbies: /new [preset], /join, and the lobby's buttons."""
+"""Group lobbies: /new [preset], /join, and the lobby's buttons (one handler per button).
+
+A refusal is answered by bot/handlers/errors.py (an alert, or a quiet reply); only a seat that needs
+the person's private chat first is answered here, with the link that takes it.
+"""
 
 from __future__ import annotations
 
@@ -12,8 +16,9 @@ from bot.display import captions, keyboards
 from bot.handlers.settings import point_to_game
 from bot.handlers.start import JOIN_PREFIX
 from bot.model import chat_defaults
-from bot.table import hints, manners, rematch
-from bot.table.lobbies import refresh_lobby, remember_lobby_message
+from bot.model.game import Game
+from bot.table import lobbies, rematch
+from bot.table.lobbies import GameRunning, refresh_lobby, remember_lobby_message
 from bot.table.service import GameService, TableError
 from bot.telegram.callbacks import LobbyAction, LobbyTap
 from bot.telegram.outbox import Outbox
@@ -27,6 +32,14 @@ from storage import Database
 router = Router(name="lobby")
 GROUPS = F.chat.type.in_({ChatType.GROUP, ChatType.SUPERGROUP})
 DEFAULT_PRESET = "draw"
+TEAMS = (LobbyAction.TEAM_A, LobbyAction.TEAM_B)
+# The creator's buttons that change the lobby (answered without a word, then shown).
+CREATORS_CHANGES = {
+    LobbyAction.SEATS: lobbies.cycle_seats,
+    LobbyAction.CLOCK: lobbies.cycle_clock,
+    LobbyAction.HINTS: lobbies.switch_hints,
+    LobbyAction.CANCEL: lobbies.cancel,
+}
 
 
 @router.message(Command("new"), GROUPS)
@@ -47,12 +60,9 @@ async def new_game(
     if preset not in texts.PRESET_TITLES:
         await quiet.answer(message, texts.unknown_preset(preset, "new"))
         return
-    running = await db.games.active_in_chat(message.chat.id)
-    if running is not None:
-        await point_to_game(message, running, quiet)
-        return
     try:
-        game = await service.open_lobby(
+        game = await lobbies.open_lobby(
+            service,
             message.chat.id,
             person,
             preset,
@@ -60,7 +70,10 @@ async def new_game(
             level=defaults.level,
             clock=defaults.turn_seconds,
         )
-    except TableError as error:
+    except GameRunning as running:  # a reply to the running game's message
+        await point_to_game(message, running.running, quiet)
+        return
+    except TableError as error:  # not a reply: /new itself is fine, the chat is not free
         await quiet.answer(message, error.refusal.text)
         return
     # A group speaks the language of whoever opened its first game, until /settings says otherwise.
@@ -87,62 +100,85 @@ async def join_command(
         await quiet.answer(message, texts.no_open_game())
         return
     try:
-        game = await service.join(active.id, person)
+        game = await lobbies.join(service, active.id, person)
     except TableError as error:
-        if error.refusal is Refusal.NEED_PRIVATE:
-            link = await create_start_link(bot, f"{JOIN_PREFIX}{active.id}")
-            await quiet.answer(message, texts.open_link_to_start(link), reply=True)
-            return
-        await quiet.answer(message, error.refusal.text, reply=True)
+        if error.refusal is not Refusal.NEED_PRIVATE:
+            raise
+        link = await create_start_link(bot, f"{JOIN_PREFIX}{active.id}")
+        await quiet.answer(message, texts.open_link_to_start(link), reply=True)
         return
     await refresh_lobby(service, game)
 
 
-@router.callback_query(LobbyTap.filter())
-async def lobby_tap(
-    query: CallbackQuery, callback_data: LobbyTap, person: Person, service: GameService, outbox: Outbox, bot: Bot
+@router.callback_query(LobbyTap.filter(F.action == LobbyAction.JOIN))
+async def join_tap(
+    query: CallbackQuery, callback_data: LobbyTap, person: Person, service: GameService, bot: Bot
 ) -> None:
-    action = callback_data.action
-    switched = False
+    seated = await _seat(query, callback_data.game, person, service, bot, team=None)
+    if seated is not None:
+        await query.answer(Notice.JOINED.text)
+        await refresh_lobby(service, seated[0])
+
+
+@router.callback_query(LobbyTap.filter(F.action.in_(TEAMS)))
+async def team_tap(
+    query: CallbackQuery, callback_data: LobbyTap, person: Person, service: GameService, bot: Bot
+) -> None:
+    """A partnership lobby's "Join team A / B": sit down with that team, or move over to it."""
+    team = callback_data.action.team
+    seated = await _seat(query, callback_data.game, person, service, bot, team=team)
+    if seated is not None:
+        game, switched = seated
+        await query.answer(Notice.TEAM_CHANGED.text if switched else Notice.JOINED.text)
+        await refresh_lobby(service, game)
+
+
+async def _seat(
+    query: CallbackQuery, game_id: int, person: Person, service: GameService, bot: Bot, *, team: int | None
+) -> tuple[Game, bool] | None:
+    """The lobby with ``person`` seated (and whether they changed teams); None when they must open
+    the bot's private chat first: the tap is then answered with the link that seats them in one tap,
+    with the team tapped ("j<game>a", bot/handlers/start.py)."""
     try:
-        if action is LobbyAction.JOIN:
-            game = await service.join(callback_data.game, person)
-        elif action.team is not None:
-            game, switched = await service.join_team(callback_data.game, person, action.team)
-        elif action is LobbyAction.LEAVE:
-            game = await service.leave(callback_data.game, person)
-        elif action is LobbyAction.ADD:  # a keyboard from before the levels: the lobby's last chosen level
-            game = await service.add_computer(callback_data.game, person)
-        elif action.level is not None:
-            game = await service.add_computer(callback_data.game, person, action.level)
-        elif action is LobbyAction.SEATS:
-            game = await service.cycle_seats(callback_data.game, person)
-        elif action is LobbyAction.CLOCK:
-            game = await manners.cycle_clock(service, callback_data.game, person)
-        elif action is LobbyAction.HINTS:
-            game = await hints.switch_lobby_hints(service, callback_data.game, person)
-        elif action is LobbyAction.CANCEL:
-            game = await service.cancel(callback_data.game, person)
-        elif action is LobbyAction.START:
-            # Deal and commit first, so that a refusal (not the creator, lobby closed) is answered
-            # with its alert; the pictures are drawn and sent after the answer.
-            game = await service.start(callback_data.game, person, show=False)
-            await outbox.answer(query.id)  # never raises: the deal is committed
-            game = await service.show(game)
-            await refresh_lobby(service, game)
-            return
-        else:
-            raise TableError(Refusal.BROKEN)
+        return await lobbies.join_team(service, game_id, person, team)
     except TableError as error:
-        if error.refusal is Refusal.NEED_PRIVATE:
-            # The link takes the seat in one tap, with the team tapped ("j<game>a"), bot/handlers/start.py.
-            team = "" if action.team is None else "ab"[action.team]
-            await query.answer(url=await create_start_link(bot, f"{JOIN_PREFIX}{callback_data.game}{team}"))
-            return
-        await query.answer(error.refusal.text, show_alert=True)
-        return
-    if switched:
-        await query.answer(Notice.TEAM_CHANGED.text)
-    else:
-        await query.answer(Notice.JOINED.text if action is LobbyAction.JOIN or action.team is not None else None)
+        if error.refusal is not Refusal.NEED_PRIVATE:
+            raise
+    suffix = "" if team is None else "ab"[team]
+    await query.answer(url=await create_start_link(bot, f"{JOIN_PREFIX}{game_id}{suffix}"))
+    return None
+
+
+@router.callback_query(LobbyTap.filter(F.action == LobbyAction.LEAVE))
+async def leave_tap(query: CallbackQuery, callback_data: LobbyTap, person: Person, service: GameService) -> None:
+    game = await lobbies.leave(service, callback_data.game, person)
+    await query.answer()
+    await refresh_lobby(service, game)
+
+
+@router.callback_query(LobbyTap.filter(F.action.startswith(LobbyAction.ADD.value)))
+async def add_tap(query: CallbackQuery, callback_data: LobbyTap, person: Person, service: GameService) -> None:
+    """A computer of the level tapped; a bare "add" (a keyboard from before the levels): of the lobby's last one."""
+    game = await lobbies.add_computer(service, callback_data.game, person, callback_data.action.level)
+    await query.answer()
+    await refresh_lobby(service, game)
+
+
+@router.callback_query(LobbyTap.filter(F.action.in_(CREATORS_CHANGES)))
+async def creators_tap(query: CallbackQuery, callback_data: LobbyTap, person: Person, service: GameService) -> None:
+    """Seats, clock, hints, cancel (its creator only)."""
+    game = await CREATORS_CHANGES[callback_data.action](service, callback_data.game, person)
+    await query.answer()
+    await refresh_lobby(service, game)
+
+
+@router.callback_query(LobbyTap.filter(F.action == LobbyAction.START))
+async def start_tap(
+    query: CallbackQuery, callback_data: LobbyTap, person: Person, service: GameService, outbox: Outbox
+) -> None:
+    # Deal and commit first, so that a refusal (not the creator, lobby closed) is answered with
+    # its alert; the pictures are drawn and sent after the answer.
+    game = await lobbies.start(service, callback_data.game, person, show=False)
+    await outbox.answer(query.id)  # never raises: the deal is committed
+    game = await service.show(game)
     await refresh_lobby(service, game)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable
+from functools import partial
 from typing import TypeVar
 
 from aiogram import Router
@@ -11,7 +12,7 @@ from aiogram.types import CallbackQuery
 
 from bot.display import keyboards
 from bot.table import hints
-from bot.table.service import GameService, StaleTap, TableError
+from bot.table.service import GameService, StaleTap, TableError, TapOutcome
 from bot.telegram.callbacks import EndCode, HandTap, HintTap, TileTap
 from bot.telegram.outbox import Outbox
 from bot.words import hint_texts, texts
@@ -71,6 +72,10 @@ def _tile(code: str) -> Tile | None:
         return None
 
 
+async def _played(tap: Tap, tile: Tile, outcome: TapOutcome) -> None:
+    await tap.answer(texts.you_played(tile))
+
+
 @router.callback_query(TileTap.filter())
 async def tile_tap(query: CallbackQuery, callback_data: TileTap, service: GameService, outbox: Outbox) -> None:
     game_id = callback_data.game
@@ -86,7 +91,11 @@ async def tile_tap(query: CallbackQuery, callback_data: TileTap, service: GameSe
         await tap.answer(Refusal.BROKEN.text, alert=True)
         return
     try:
-        outcome = await tap.after(service.tap_tile(game_id, user_id, callback_data.version, tile, end))
+        # Answered once committed, before the move is shown (which may wait for the chat's budget).
+        answered = partial(_played, tap, tile)
+        outcome = await tap.after(
+            service.play_tap(game_id, user_id, callback_data.version, tile, end, answered=answered)
+        )
     except TableError as error:
         await tap.refused(error)
         if error.refusal is Refusal.STALE:
@@ -99,8 +108,6 @@ async def tile_tap(query: CallbackQuery, callback_data: TileTap, service: GameSe
             ends = list(outcome.choose_ends)
             await service.offer_ends(game_id, user_id, callback_data.version, outcome.tile, ends, where)  # type: ignore[arg-type]
         return
-    await tap.answer(texts.you_played(tile))
-    await service.after_tap(outcome)  # shown, and the computers and the clock set going
 
 
 @router.callback_query(HandTap.filter())
@@ -119,8 +126,9 @@ async def hint_tap(query: CallbackQuery, callback_data: HintTap, service: GameSe
     try:
         given = await hints.give_hint(service, callback_data.game, query.from_user.id, callback_data.version)
     except TableError as error:
-        await query.answer(error.refusal.text, show_alert=error.refusal is not Refusal.STALE)
-        if error.refusal is Refusal.STALE:
-            await service.catch_up_hand(callback_data.game, query.from_user.id)
+        if error.refusal is not Refusal.STALE:
+            raise  # answered with its alert (bot/handlers/errors.py)
+        await query.answer(error.refusal.text, show_alert=False)  # and the hand brought up to date
+        await service.catch_up_hand(callback_data.game, query.from_user.id)
         return
     await query.answer(hint_texts.hint_answer(given.hint, ends=given.ends), show_alert=True)

@@ -6,7 +6,7 @@ from aiogram import Router
 from aiogram.types import CallbackQuery
 
 from bot.table import rematch
-from bot.table.service import GameService, TableError
+from bot.table.service import GameService
 from bot.telegram.callbacks import RematchTap
 from bot.telegram.outbox import Outbox
 
@@ -16,11 +16,7 @@ router = Router(name="rematch")
 @router.callback_query(RematchTap.filter())
 async def rematch_tap(query: CallbackQuery, callback_data: RematchTap, service: GameService, outbox: Outbox) -> None:
     """Confirm under the game's lock, answer, then redraw the result(s) and show the new game."""
-    try:
-        outcome = await rematch.confirm(service, callback_data.game, query.from_user.id)
-    except TableError as error:
-        await query.answer(error.refusal.text, show_alert=True)
-        return
+    outcome = await rematch.confirm(service, callback_data.game, query.from_user.id)
     # Through the outbox, which never raises: the confirmation is committed and must be shown.
     await outbox.answer(query.id, outcome.answer.text, alert=outcome.alert)
     if outcome.changed is not None:

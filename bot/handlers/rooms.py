@@ -14,7 +14,7 @@ from aiogram.utils.deep_linking import create_start_link
 from bot.display import keyboards
 from bot.display.names import shown_names
 from bot.model.game import Game
-from bot.table import rematch, rooms
+from bot.table import lobbies, rematch, rooms
 from bot.table.service import GameService, TableError
 from bot.telegram.callbacks import RoomAction, RoomTap
 from bot.telegram.outbox import Outbox
@@ -40,11 +40,7 @@ async def room_link(
     if parsed is None:
         await message.answer(Refusal.ROOM_UNKNOWN.text)
         return
-    try:
-        entered = await rooms.enter(service, person, *parsed)
-    except TableError as error:
-        await message.answer(error.refusal.text)
-        return
+    entered = await rooms.enter(service, person, *parsed)
     game = entered.game
     if entered.answer is Notice.JOINED:
         creator = game.doc.seats[0]
@@ -71,41 +67,36 @@ async def room_tap(
         return
     chat_id, message_id = message.chat.id, message.message_id
     action = callback_data.action
-    try:
-        if action is RoomAction.MENU:
-            await query.answer()
-            await outbox.edit_text(chat_id, message_id, room_texts.friend_prompt(), rooms.presets_markup())
-        elif action is RoomAction.BACK:
-            await query.answer()
-            await outbox.edit_text(chat_id, message_id, room_texts.menu_prompt(), keyboards.solo_menu_markup())
-        elif action is RoomAction.PRESET:
-            if callback_data.preset not in rooms.presets():
-                # goat, partners: four seats, never a two-seat room; anything else is no rule set at all
-                known = callback_data.preset in texts.PRESET_TITLES
-                raise TableError(Refusal.ROOM_TWO_SEATS if known else Refusal.BROKEN)
-            opened = await rooms.open_room(service, person, callback_data.preset)
-            await query.answer()
-            closed = opened.closed
-            if closed is not None and closed.doc.game.lobby_message is not None:
-                await outbox.edit_text(closed.row.chat_id, closed.doc.game.lobby_message, room_texts.room_closed())
-            await rematch.cancel_pending(service, opened.game.row.chat_id, opened.game.id)
-            await _show_room_message(service, outbox, bot, opened.game, chat_id, message_id)
-        elif action is RoomAction.RESET:
-            game = await rooms.reset(service, person, callback_data.game)
-            await query.answer(Notice.ROOM_NEW_LINK.text)
-            await _show_room_message(service, outbox, bot, game, chat_id, message_id)
-        elif action is RoomAction.HINTS:
-            game = await rooms.switch_hints(service, person, callback_data.game)
-            await query.answer()
-            await _show_room_message(service, outbox, bot, game, chat_id, message_id)
-        elif action is RoomAction.CANCEL:
-            await rooms.close(service, person, callback_data.game)
-            await query.answer()
-            await outbox.edit_text(chat_id, message_id, room_texts.room_closed())
-        else:
-            raise TableError(Refusal.BROKEN)
-    except TableError as error:
-        await query.answer(error.refusal.text, show_alert=True)
+    if action is RoomAction.MENU:
+        await query.answer()
+        await outbox.edit_text(chat_id, message_id, room_texts.friend_prompt(), rooms.presets_markup())
+    elif action is RoomAction.BACK:
+        await query.answer()
+        await outbox.edit_text(chat_id, message_id, room_texts.menu_prompt(), keyboards.solo_menu_markup())
+    elif action is RoomAction.PRESET:
+        if callback_data.preset not in rooms.presets():
+            # goat, partners: four seats, never a two-seat room; anything else is no rule set at all
+            known = callback_data.preset in texts.PRESET_TITLES
+            raise TableError(Refusal.ROOM_TWO_SEATS if known else Refusal.BROKEN)
+        opened = await rooms.open_room(service, person, callback_data.preset)
+        await query.answer()
+        closed = opened.closed
+        if closed is not None and closed.doc.game.lobby_message is not None:
+            await outbox.edit_text(closed.row.chat_id, closed.doc.game.lobby_message, room_texts.room_closed())
+        await rematch.cancel_pending(service, opened.game.row.chat_id, opened.game.id)
+        await _show_room_message(service, outbox, bot, opened.game, chat_id, message_id)
+    elif action is RoomAction.RESET:
+        game = await rooms.reset(service, person, callback_data.game)
+        await query.answer(Notice.ROOM_NEW_LINK.text)
+        await _show_room_message(service, outbox, bot, game, chat_id, message_id)
+    elif action is RoomAction.HINTS:
+        game = await rooms.switch_hints(service, person, callback_data.game)
+        await query.answer()
+        await _show_room_message(service, outbox, bot, game, chat_id, message_id)
+    elif action is RoomAction.CANCEL:
+        await rooms.close(service, person, callback_data.game)
+        await query.answer()
+        await outbox.edit_text(chat_id, message_id, room_texts.room_closed())
 
 
 def _room_words(game: Game, link: str) -> str:
@@ -120,7 +111,7 @@ async def _show_room_message(
     link = await create_start_link(bot, rooms.payload(game))
     await outbox.edit_text(chat_id, message_id, _room_words(game, link), rooms.room_markup(game, link))
     if game.doc.game.lobby_message != message_id:
-        await service.set_lobby_message(game, message_id)
+        await lobbies.set_lobby_message(service, game, message_id)
 
 
 async def _send_room_message(service: GameService, outbox: Outbox, bot: Bot, game: Game, chat_id: int) -> None:
@@ -130,6 +121,6 @@ async def _send_room_message(service: GameService, outbox: Outbox, bot: Bot, gam
     if sent is None:
         return
     old = game.doc.game.lobby_message
-    await service.set_lobby_message(game, sent)
+    await lobbies.set_lobby_message(service, game, sent)
     if old is not None:
         await outbox.edit_markup(chat_id, old, None)

@@ -16,14 +16,13 @@ from bot.telegram.people import Person
 from bot.words import texts
 from bot.words.refusals import Refusal
 from engine.players import LEVELS
-from storage import Database, GameStatus
 
 router = Router(name="solo")
 
 
 @router.callback_query(SoloTap.filter())
 async def solo_tap(
-    query: CallbackQuery, callback_data: SoloTap, person: Person, service: GameService, db: Database, outbox: Outbox
+    query: CallbackQuery, callback_data: SoloTap, person: Person, service: GameService, outbox: Outbox
 ) -> None:
     message = query.message
     if message is None or message.chat.type != "private":
@@ -49,7 +48,6 @@ async def solo_tap(
             message.message_id,
             person,
             service,
-            db,
             outbox,
             preset,
             callback_data.opponents,
@@ -61,7 +59,7 @@ async def solo_tap(
 
 @router.callback_query(SoloGo.filter())
 async def solo_go(
-    query: CallbackQuery, callback_data: SoloGo, person: Person, service: GameService, db: Database, outbox: Outbox
+    query: CallbackQuery, callback_data: SoloGo, person: Person, service: GameService, outbox: Outbox
 ) -> None:
     message = query.message
     if message is None or message.chat.type != "private":
@@ -77,7 +75,6 @@ async def solo_go(
         message.message_id,
         person,
         service,
-        db,
         outbox,
         callback_data.preset,
         callback_data.opponents,
@@ -90,20 +87,18 @@ async def _deal(
     menu_id: int,
     person: Person,
     service: GameService,
-    db: Database,
     outbox: Outbox,
     preset: str,
     opponents: int,
     level: str,
 ) -> None:
-    """Deal the game (its message comes by itself) and take the buttons off the menu."""
-    active = await db.games.active_in_chat(chat_id)
-    if active is not None and active.kind == "room" and active.status is GameStatus.PLAYING:
-        await outbox.send_text(chat_id, Refusal.ROOM_RUNNING.text)  # a friend is playing it: not cancelled
-        return
+    """Deal the game (its message comes by itself) and take the buttons off the menu.
+
+    The tap is answered already: a refusal (a friend is playing the chat's room, which is then not
+    cancelled) comes as a message."""
     try:
         game = await service.open_solo(chat_id, person, preset, opponents, level)
-    except TableError as error:  # e.g. the friend joined the room meanwhile (checked again under its lock)
+    except TableError as error:
         await outbox.send_text(chat_id, error.refusal.text)
         return
     except ValueError:
@@ -121,11 +116,7 @@ async def level_tap(query: CallbackQuery, callback_data: LevelTap, service: Game
         await query.answer(Refusal.LEVEL_PRIVATE_ONLY.text, show_alert=True)
         return
     level = callback_data.level
-    try:
-        changed = await service.set_computer_level(callback_data.game, query.from_user.id, level)
-    except TableError as error:
-        await query.answer(error.refusal.text, show_alert=True)
-        return
+    changed = await service.set_computer_level(callback_data.game, query.from_user.id, level)
     if changed is None:
         await query.answer(texts.level_already(level))
         return

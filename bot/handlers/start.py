@@ -8,8 +8,9 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, Message
 
 from bot.display import keyboards
+from bot.table import lobbies
 from bot.table.lobbies import refresh_lobby
-from bot.table.service import GameService, TableError
+from bot.table.service import GameService
 from bot.telegram.callbacks import RulesTap
 from bot.telegram.outbox import Outbox
 from bot.telegram.people import Person
@@ -34,11 +35,7 @@ async def start_with_payload(message: Message, command: CommandObject, person: P
     if team is not None:
         number = number[:-1]
     if payload.startswith(JOIN_PREFIX) and number.isascii() and number.isdigit() and len(number) <= GAME_ID_DIGITS:
-        try:
-            game = await service.join(int(number), person, team)
-        except TableError as error:
-            await message.answer(error.refusal.text)
-            return
+        game = await lobbies.join(service, int(number), person, team)
         await message.answer(Notice.JOINED.text)
         await refresh_lobby(service, game)
         return

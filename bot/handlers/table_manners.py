@@ -8,7 +8,7 @@ from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
 from bot.table import manners
-from bot.table.service import GameService, TableError
+from bot.table.service import GameService
 from bot.telegram import admins
 from bot.telegram.callbacks import AwayTap
 from bot.telegram.outbox import Outbox
@@ -35,11 +35,8 @@ async def may_rule(bot: Bot, game: GameRow, message: Message) -> bool:
 
 @router.message(Command("leave"), GROUPS)
 async def leave_command(message: Message, person: Person, service: GameService, quiet: QuietAnswers) -> None:
-    # The refusals change nothing: quietly (bot/telegram/quiet.py), never at a game's expense.
-    try:
-        await manners.leave(service, message.chat.id, person)
-    except TableError as error:
-        await quiet.answer(message, error.refusal.text, reply=True)
+    # A refusal changes nothing: a quiet reply (bot/handlers/errors.py), never at a game's expense.
+    await manners.leave(service, message.chat.id, person)
 
 
 @router.message(Command("kill"), GROUPS)
@@ -53,10 +50,7 @@ async def kill_command(
     if not await may_rule(bot, game, message):
         await quiet.answer(message, Refusal.KILL_REFUSED.text, reply=True)
         return
-    try:
-        await manners.kill(service, game.id, person)
-    except TableError as error:
-        await quiet.answer(message, error.refusal.text, reply=True)
+    await manners.kill(service, game.id, person)
 
 
 @router.message(Command("kick"), GROUPS)
@@ -75,20 +69,13 @@ async def kick_command(
     if not await may_rule(bot, game, message):
         await quiet.answer(message, Refusal.KICK_REFUSED.text, reply=True)
         return
-    try:
-        await manners.kick(service, game.id, person, target.id)
-    except TableError as error:
-        await quiet.answer(message, error.refusal.text, reply=True)
+    await manners.kick(service, game.id, person, target.id)
 
 
 @router.callback_query(AwayTap.filter())
 async def take_back_tap(query: CallbackQuery, callback_data: AwayTap, service: GameService, outbox: Outbox) -> None:
     """Commit the return under the game's lock, answer the tap, then show the game."""
-    try:
-        game = await manners.take_back(service, callback_data.game, query.from_user.id)
-    except TableError as error:
-        await query.answer(error.refusal.text, show_alert=True)
-        return
+    game = await manners.take_back(service, callback_data.game, query.from_user.id)
     await outbox.answer(query.id, Notice.WELCOME_BACK.text)  # never raises
     message = query.message
     if isinstance(message, Message) and message.text is not None:  # the take-back message, not a hand

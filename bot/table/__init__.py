@@ -1,4 +1,4 @@
-"""The table: the game service (lobby, dealing, moves, computer turns, the clock running out),
+"""The table: the game service (dealing, moves, computer turns, the clock running out), group lobbies,
 table manners (/leave, /kick, /kill, away seats), rematches, friend rooms, a group's move to a
 supergroup, and what start-up does to bring every game up to date.
 

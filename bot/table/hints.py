@@ -13,9 +13,8 @@ import random
 from dataclasses import replace
 from typing import NamedTuple
 
-from bot.model.game import Game
-from bot.table.service import GameService, TableError
-from bot.telegram.people import Person
+from bot.table.needs import Table
+from bot.table.service import TableError
 from bot.words.refusals import Refusal
 from engine.hints import Hint, hint
 
@@ -25,7 +24,7 @@ class GivenHint(NamedTuple):
     ends: int  # the ends its tile fits that make a difference (0: it leads), for the words
 
 
-async def give_hint(service: GameService, game_id: int, user_id: int, version: int) -> GivenHint:
+async def give_hint(service: Table, game_id: int, user_id: int, version: int) -> GivenHint:
     """The hint for ``user_id``'s seat at the turn ``version`` names; the game is marked as hinted."""
     async with service.locked(game_id) as game:
         match, seat = service.present_seat(game, user_id, version)
@@ -44,8 +43,3 @@ async def give_hint(service: GameService, game_id: int, user_id: int, version: i
     if state.line.is_empty:
         return GivenHint(given, 0)
     return GivenHint(given, len(state.distinct_ends(given.move.tile)))
-
-
-async def switch_lobby_hints(service: GameService, game_id: int, person: Person) -> Game:
-    """The lobby's 💡 button (its creator only): hints on or off for the game about to start."""
-    return await service.change_options(game_id, person, lambda doc: replace(doc.options, hints=not doc.options.hints))

@@ -17,9 +17,10 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 
+import bot.table.lobbies as lobbies
 from bot.display import captions, keyboards
 from bot.model import absence, scores
-from bot.model.clock import CLOCKED_KINDS, clock_seconds, next_clock, person_to_move
+from bot.model.clock import CLOCKED_KINDS, person_to_move
 from bot.model.game import Game, GameState, Notice, TableDoc, turn_number
 from bot.table.lobbies import refresh_lobby
 from bot.table.service import GameService, TableError
@@ -48,13 +49,6 @@ class Manners:
 
 
 # --- the turn clock ----------------------------------------------------------------------------
-
-
-async def cycle_clock(service: GameService, game_id: int, person: Person) -> Game:
-    """The lobby's clock button (creator only): off -> 30 -> 60 -> 120 s -> off."""
-    return await service.change_options(
-        game_id, person, lambda doc: replace(doc.options, clock=next_clock(clock_seconds(doc, "group")))
-    )
 
 
 async def time_ran_out(service: GameService, game_id: int, turn: int) -> Game | None:
@@ -216,7 +210,7 @@ async def leave(service: GameService, chat_id: int, person: Person) -> Game:
     if row is None:
         raise TableError(Refusal.NO_GAME_HERE)
     if row.status is GameStatus.LOBBY:
-        game = await service.leave(row.id, person)
+        game = await lobbies.leave(service, row.id, person)
         await refresh_lobby(service, game)
         return game
     async with service.locked(row.id) as game:

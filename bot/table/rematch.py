@@ -16,7 +16,8 @@ from bot.display import captions, keyboards
 from bot.model import rematch_request, scores
 from bot.model.documents import load_game
 from bot.model.game import CANCELLED, STARTED, Game, RematchRequest, TableDoc
-from bot.table.service import GameService, TableError
+from bot.table.needs import Table
+from bot.table.service import TableError
 from bot.telegram.outbox import Unreachable
 from bot.words.refusals import Notice, Refusal
 from storage import ChatBusyError, GameStatus
@@ -38,7 +39,7 @@ class RematchOutcome:
     new: Game | None = None
 
 
-async def confirm(service: GameService, game_id: int, user_id: int) -> RematchOutcome:
+async def confirm(service: Table, game_id: int, user_id: int) -> RematchOutcome:
     async with service.locked(game_id) as game:
         request = game.doc.game.rematch
         if request is None or game.row.status is not GameStatus.FINISHED:
@@ -70,7 +71,7 @@ async def confirm(service: GameService, game_id: int, user_id: int) -> RematchOu
         return RematchOutcome(Notice.REMATCH_GO, changed=game, new=new)
 
 
-async def cancel_pending(service: GameService, chat_id: int, new_game_id: int) -> None:
+async def cancel_pending(service: Table, chat_id: int, new_game_id: int) -> None:
     """Another game (``new_game_id``) began in ``chat_id``: its older pending requests are off."""
     for row in await service.db.games.newest_in_chat(chat_id, RECENT):
         if row.id >= new_game_id or row.status is not GameStatus.FINISHED:
@@ -86,7 +87,7 @@ async def cancel_pending(service: GameService, chat_id: int, new_game_id: int) -
         await show(service, game)
 
 
-async def show(service: GameService, game: Game) -> None:
+async def show(service: Table, game: Game) -> None:
     """Redraw the final result message(s) of ``game``: who has confirmed, or what became of it."""
     request = game.doc.game.rematch
     match = game.match
@@ -104,7 +105,7 @@ async def show(service: GameService, game: Game) -> None:
             log.info("game %s: the rematch line cannot be shown in %s", game.id, chat_id)
 
 
-async def _another_game_began(service: GameService, game: Game) -> bool:
+async def _another_game_began(service: Table, game: Game) -> bool:
     """Whether the chat has a newer game than ``game``, or an open one (one game per chat)."""
     newest = await service.db.games.newest_in_chat(game.row.chat_id, 1)
     if newest and newest[0].id != game.id:
@@ -112,7 +113,7 @@ async def _another_game_began(service: GameService, game: Game) -> bool:
     return await service.db.games.active_in_chat(game.row.chat_id) is not None
 
 
-async def _deal_rematch(service: GameService, game: Game) -> Game:
+async def _deal_rematch(service: Table, game: Game) -> Game:
     """The new game: same chat, kind, rules, creator, seats and options; dealt and committed."""
     doc = rematch_request.fresh_doc(game.doc)
     row = await service.db.games.create(
@@ -124,8 +125,8 @@ async def _deal_rematch(service: GameService, game: Game) -> Game:
         data=doc.to_json(),
     )
     async with service.locks(row.id):
-        return await service._deal_first(load_game(row))
+        return await service.deal(load_game(row))
 
 
-async def _save(service: GameService, game: Game, request: RematchRequest) -> Game:
+async def _save(service: Table, game: Game, request: RematchRequest) -> Game:
     return await service.documents.save(game, rematch_request.with_request(game.doc, request))

@@ -20,7 +20,8 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.model.documents import load_game
 from bot.model.game import Game, GameState, Seat, TableDoc
-from bot.table.service import GameService, TableError, chat_free, short_name
+from bot.table.needs import Table
+from bot.table.service import TableError, chat_free, short_name
 from bot.telegram.callbacks import RoomAction, RoomTap
 from bot.telegram.people import Person
 from bot.words import hint_texts, room_texts, table_texts, texts
@@ -120,7 +121,7 @@ class Entered:
     game: Game
 
 
-async def open_room(service: GameService, person: Person, preset: str) -> Opened:
+async def open_room(service: Table, person: Person, preset: str) -> Opened:
     if preset not in presets():  # a partnership preset seats four: a room seats two
         raise TableError(Refusal.ROOM_TWO_SEATS)
     chat_id = person.user_id
@@ -146,7 +147,7 @@ async def open_room(service: GameService, person: Person, preset: str) -> Opened
     return Opened(load_game(row), closed)
 
 
-async def enter(service: GameService, person: Person, game_id: int, code: str) -> Entered:
+async def enter(service: Table, person: Person, game_id: int, code: str) -> Entered:
     """Someone opened ``r<game_id>_<code>``: the guest takes the free seat, a player gets their seat back."""
     for _ in range(FOLLOW_REMATCHES):
         async with service.locked(game_id) as game:
@@ -169,7 +170,7 @@ async def enter(service: GameService, person: Person, game_id: int, code: str) -
     raise TableError(Refusal.ROOM_OWN_GAME_OVER)
 
 
-async def _take_seat(service: GameService, game: Game, person: Person, code: str) -> Entered:
+async def _take_seat(service: Table, game: Game, person: Person, code: str) -> Entered:
     if game.row.status is GameStatus.CANCELLED:
         raise TableError(Refusal.ROOM_CLOSED)
     room_code = game.doc.game.room_code
@@ -179,10 +180,10 @@ async def _take_seat(service: GameService, game: Game, person: Person, code: str
     if game.row.status is not GameStatus.LOBBY or not free:
         raise TableError(Refusal.ROOM_TAKEN)
     doc = game.doc.with_seat(free[0], Seat(short_name(person.name), person.user_id))
-    return Entered(Notice.JOINED, await service._deal_first(Game(game.row, doc, None)))
+    return Entered(Notice.JOINED, await service.deal(Game(game.row, doc, None)))
 
 
-async def reset(service: GameService, person: Person, game_id: int) -> Game:
+async def reset(service: Table, person: Person, game_id: int) -> Game:
     """A new code while the second seat is free: the old link stops working."""
     async with service.locked(game_id) as game:
         _require_waiting(game, person)
@@ -190,7 +191,7 @@ async def reset(service: GameService, person: Person, game_id: int) -> Game:
         return await service.documents.save(game, replace(game.doc, game=state))
 
 
-async def switch_hints(service: GameService, person: Person, game_id: int) -> Game:
+async def switch_hints(service: Table, person: Person, game_id: int) -> Game:
     """💡 on the room's message (its creator, while the second seat is free): hints on or off."""
     async with service.locked(game_id) as game:
         _require_waiting(game, person)
@@ -198,7 +199,7 @@ async def switch_hints(service: GameService, person: Person, game_id: int) -> Ga
         return await service.documents.save(game, replace(game.doc, options=options))
 
 
-async def close(service: GameService, person: Person, game_id: int) -> Game:
+async def close(service: Table, person: Person, game_id: int) -> Game:
     async with service.locked(game_id) as game:
         _require_waiting(game, person)
         row = await service.db.games.save(game.row, status=GameStatus.CANCELLED)

@@ -1,4 +1,5 @@
-"""The game service: lobby, dealing, moves and computer turns, tying engine, storage and presenter together.
+"""The game service: dealing, moves, computer turns and wake-ups, tying engine, storage and presenter together
+(a group's lobby is bot/table/lobbies.py's).
 
 Every change follows one path: take the game's lock, load it, decide with the engine,
 commit it (with the move in the log), and only then show it in Telegram.
@@ -10,7 +11,7 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, replace
 from typing import Protocol
@@ -27,7 +28,6 @@ from bot.model.game import (
     Seat,
     TableDoc,
     TableOptions,
-    computer_name,
     record_of,
     turn_key,
     turn_number,
@@ -85,6 +85,11 @@ class TapOutcome:
     played: bool
     choose_ends: tuple[object, ...] = ()
     tile: Tile | None = None
+
+
+def require_level(level: str) -> None:
+    if level not in LEVELS:
+        raise TableError(Refusal.UNKNOWN_LEVEL)
 
 
 def short_name(name: str) -> str:
@@ -187,150 +192,7 @@ class GameService:
             raise TableError(Refusal.IDLE_CLOSED)
         return load_game(row)
 
-    # --- lobby ---------------------------------------------------------------------------
-
-    async def open_lobby(
-        self,
-        chat_id: int,
-        creator: Person,
-        preset: str,
-        *,
-        seats: int | None = None,
-        level: str = DEFAULT_LEVEL,
-        clock: int | None = None,
-    ) -> Game:
-        """A group lobby with ``seats`` seats (default: as many as the rules allow), free seats
-        for ``level`` computers and ``clock`` seconds a move (None: the default; 0: no clock),
-        as the chat's defaults say (bot/model/chat_defaults.py)."""
-        if await self.db.games.active_in_chat(chat_id) is not None:
-            raise TableError(Refusal.GAME_RUNNING)
-        self._require_level(level)
-        rules = Rules.preset(preset)
-        count = rules.max_seats if seats is None else min(max(seats, rules.min_seats), rules.max_seats)
-        places: list[Seat | None] = [None] * count
-        if creator.private_ok:
-            places[0] = Seat(short_name(creator.name), creator.user_id)
-        options = TableOptions(computer_level=level, clock=clock, creator=short_name(creator.name))
-        doc = TableDoc(seats=tuple(places), options=options)
-        with chat_free():
-            row = await self.db.games.create(
-                chat_id=chat_id,
-                kind="group",
-                status=GameStatus.LOBBY,
-                preset=preset,
-                creator_id=creator.user_id,
-                data=doc.to_json(),
-            )
-        return load_game(row)
-
-    async def set_lobby_message(self, game: Game, message_id: int) -> Game:
-        async with self.locked(game.id) as fresh:
-            state = replace(fresh.doc.game, lobby_message=message_id)
-            return await self.documents.save(fresh, replace(fresh.doc, game=state))
-
-    async def join(self, game_id: int, person: Person, team: int | None = None) -> Game:
-        """Seat ``person`` at the first free seat; in a partnership lobby, with ``team`` (0 or 1) when
-        given: a person already seated with the other team moves over to a free seat of this one."""
-        game, _ = await self.join_team(game_id, person, team)
-        return game
-
-    async def join_team(self, game_id: int, person: Person, team: int | None) -> tuple[Game, bool]:
-        """:meth:`join`, and whether the person changed teams (rather than sat down)."""
-        async with self.locked(game_id) as game:
-            self._require_lobby(game)
-            rules = Rules.preset(game.row.preset)
-            seats = game.doc.seats
-            if team is not None and (not rules.has_teams or len(seats) != rules.max_seats):
-                raise TableError(Refusal.NO_TEAMS)
-            current = game.doc.seat_of(person.user_id)
-            if current is not None and (team is None or rules.side_of(current) == team):
-                raise TableError(Refusal.SEAT_TAKEN if team is None else Refusal.SAME_TEAM)
-            if current is None and not person.private_ok:
-                raise TableError(Refusal.NEED_PRIVATE)
-            wanted = range(len(seats)) if team is None else rules.sides(len(seats))[team]
-            free = [i for i in wanted if seats[i] is None]
-            if not free:
-                raise TableError(Refusal.LOBBY_FULL if team is None else Refusal.TEAM_FULL)
-            doc = game.doc
-            if current is not None:  # changing teams: the seat keeps its person, name and all
-                seat = seats[current]
-                doc = doc.with_seat(current, None)
-            else:
-                seat = Seat(short_name(person.name), person.user_id)
-            return await self.documents.save(game, doc.with_seat(free[0], seat)), current is not None
-
-    async def leave(self, game_id: int, person: Person) -> Game:
-        async with self.locked(game_id) as game:
-            self._require_lobby(game)
-            seat = game.doc.seat_of(person.user_id)
-            if seat is None:
-                raise TableError(Refusal.NOT_SEATED)
-            return await self.documents.save(game, game.doc.with_seat(seat, None))
-
-    async def add_computer(self, game_id: int, person: Person, level: str | None = None) -> Game:
-        """Seat a computer of ``level`` (default: the lobby's last choice), which Start then uses too."""
-        async with self.locked(game_id) as game:
-            self._require_lobby(game)
-            self._require_creator(game, person)
-            level = game.doc.options.computer_level if level is None else level
-            self._require_level(level)
-            free = [i for i, seat in enumerate(game.doc.seats) if seat is None]
-            if not free:
-                raise TableError(Refusal.LOBBY_FULL)
-            computers = sum(1 for seat in game.doc.seats if seat and seat.is_computer)
-            doc = game.doc.with_seat(free[0], Seat(computer_name(computers + 1, level), level=level))
-            return await self.documents.save(game, replace(doc, options=replace(doc.options, computer_level=level)))
-
-    async def change_options(self, game_id: int, person: Person, change: Callable[[TableDoc], TableOptions]) -> Game:
-        """A lobby button that sets an option (the clock, hints): its creator only, while it is open.
-        ``change`` gives the table's new options from its document."""
-        async with self.locked(game_id) as game:
-            self._require_lobby(game)
-            self._require_creator(game, person)
-            return await self.documents.save(game, replace(game.doc, options=change(game.doc)))
-
-    async def cycle_seats(self, game_id: int, person: Person) -> Game:
-        """Seats 2 -> 3 -> 4 -> 2 within the preset's range; a seat is removed only when it is free."""
-        async with self.locked(game_id) as game:
-            self._require_lobby(game)
-            self._require_creator(game, person)
-            rules = Rules.preset(game.row.preset)
-            seats = list(game.doc.seats)
-            if rules.min_seats == rules.max_seats == len(seats):
-                return game  # a fixed table (duel, goat): nothing to change, and nobody moves seat
-            count = len(seats) + 1 if len(seats) < rules.max_seats else rules.min_seats
-            taken = [seat for seat in seats if seat is not None]
-            if count < len(taken):
-                count = len(taken) if len(taken) >= rules.min_seats else rules.min_seats
-            new = taken + [None] * (count - len(taken))
-            return await self.documents.save(game, replace(game.doc, seats=tuple(new)))
-
-    async def cancel(self, game_id: int, person: Person) -> Game:
-        async with self.locked(game_id) as game:
-            self._require_lobby(game)
-            self._require_creator(game, person)
-            row = await self.db.games.save(game.row, status=GameStatus.CANCELLED)
-            return Game(row, game.doc, None)
-
-    async def start(self, game_id: int, person: Person, *, show: bool = True) -> Game:
-        """Fill the free seats with computers and deal.  With ``show=False`` it only commits (a
-        refusal raises before anything changes); call :meth:`show` once the tap is answered."""
-        async with self.locked(game_id) as game:
-            self._require_lobby(game)
-            self._require_creator(game, person)
-            if not any(seat and not seat.is_computer for seat in game.doc.seats):
-                raise TableError(Refusal.NOT_SEATED)
-            doc = game.doc
-            level = doc.options.computer_level if doc.options.computer_level in LEVELS else DEFAULT_LEVEL
-            computers = sum(1 for seat in doc.seats if seat and seat.is_computer)
-            seats = list(doc.seats)
-            for index, seat in enumerate(seats):
-                if seat is None:
-                    computers += 1
-                    seats[index] = Seat(computer_name(computers, level), level=level)
-            game = Game(game.row, replace(doc, seats=tuple(seats)), None)
-            game = await self._deal_first(game)
-        return await self._after_change(game) if show else game
+    # --- dealing -------------------------------------------------------------------------
 
     async def show(self, game: Game) -> Game:
         """Bring a committed change to Telegram and let the computers move."""
@@ -339,7 +201,7 @@ class GameService:
     async def open_solo(
         self, chat_id: int, person: Person, preset: str, opponents: int, level: str = DEFAULT_LEVEL
     ) -> Game:
-        self._require_level(level)
+        require_level(level)
         rules = Rules.preset(preset)
         seats_count = opponents + 1
         rules.check_seats(seats_count)
@@ -365,10 +227,11 @@ class GameService:
                 data=TableDoc(seats=tuple(seats), options=TableOptions(computer_level=level)).to_json(),
             )
         async with self.locked(row.id) as game:
-            game = await self._deal_first(game)
+            game = await self.deal(game)
         return await self._after_change(game)
 
-    async def _deal_first(self, game: Game) -> Game:
+    async def deal(self, game: Game) -> Game:
+        """Deal a game whose seats are all taken (a started lobby, a private game, a rematch) and commit it."""
         rules = Rules.preset(game.row.preset)
         match = Match.new(rules, len(game.doc.seats), _dealer())
         match, moves = _auto_moves(match)
@@ -476,8 +339,9 @@ class GameService:
             match, more = _auto_moves(match)
             moves += more
         # A move answers the question of ends, whoever was asked it: the turn has moved on.
-        unasked = replace(game.doc, game=replace(game.doc.game, asked={}))
-        return await self._commit(Game(game.row, unasked, None), match, moves)
+        return await self._commit(
+            Game(game.row, replace(game.doc, game=replace(game.doc.game, asked={})), None), match, moves
+        )
 
     async def _commit(self, game: Game, match: Match, moves: list[MoveLog]) -> Game:
         """Commit ``match`` (a deal or a move) on ``game``'s document: its record, the turn's clock and
@@ -489,9 +353,25 @@ class GameService:
         wake_at = self._wake_on_commit(Game(replace(game.row, status=status), doc, match))
         return await self.documents.commit(game, doc, match, moves, status=status, wake_at=wake_at)
 
-    async def after_tap(self, outcome: TapOutcome) -> None:
-        """Show a committed move and let the computers answer (called once the tap is answered)."""
-        await self._after_change(outcome.game)
+    async def play_tap(
+        self,
+        game_id: int,
+        user_id: int,
+        version: int,
+        tile: Tile,
+        end: object,
+        *,
+        answered: Callable[[TapOutcome], Awaitable[object]],
+    ) -> TapOutcome:
+        """A tile tap, whole: judged and committed (:meth:`tap_tile`; a refusal raises), then
+        ``answered`` (the tap's answer goes before anything is shown, which may wait for the chat's
+        budget), then the move shown and the computers and the clock set going. A question of
+        ends is only returned: the caller asks it."""
+        outcome = await self.tap_tile(game_id, user_id, version, tile, end)
+        if outcome.played:
+            await answered(outcome)
+            await self._after_change(outcome.game)
+        return outcome
 
     async def _after_change(self, game: Game) -> Game:
         try:
@@ -691,7 +571,7 @@ class GameService:
         Returns the committed game, or None when the computers already play at ``level``;
         call :meth:`refresh_hand` afterwards to show it.
         """
-        self._require_level(level)
+        require_level(level)
         async with self.locked(game_id) as game:
             if game.doc.seat_of(user_id) is None:
                 raise TableError(Refusal.NOT_YOUR_GAME)
@@ -757,25 +637,6 @@ class GameService:
         self.clock.close()
         for task in list(self._drivers.values()):
             task.cancel()
-
-    # --- checks ----------------------------------------------------------------------------
-
-    @staticmethod
-    def _require_lobby(game: Game) -> None:
-        # A group's lobby only: a friend room waiting for its friend is entered with its secret
-        # link (bot/table/rooms.py), never with a lobby button or "/start j<id>" naming its id.
-        if game.row.status is not GameStatus.LOBBY or game.row.kind != "group":
-            raise TableError(Refusal.LOBBY_CLOSED)
-
-    @staticmethod
-    def _require_level(level: str) -> None:
-        if level not in LEVELS:
-            raise TableError(Refusal.UNKNOWN_LEVEL)
-
-    @staticmethod
-    def _require_creator(game: Game, person: Person) -> None:
-        if person.user_id != game.row.creator_id:
-            raise TableError(Refusal.CREATOR_ONLY)
 
 
 def _dealer() -> random.Random:

@@ -16,13 +16,13 @@ from dataclasses import replace
 from bot.display import captions, keyboards
 from bot.model.documents import load_game
 from bot.table.lobbies import remember_lobby_message
-from bot.table.service import GameService
+from bot.table.needs import Table
 from storage import GameStatus
 
 log = logging.getLogger(__name__)
 
 
-async def move_chat(service: GameService, old: int, new: int) -> bool:
+async def move_chat(service: Table, old: int, new: int) -> bool:
     """Move chat ``old`` to ``new``; True if this call moved the chat's open game."""
     if old == new:
         return False
@@ -58,7 +58,7 @@ async def move_chat(service: GameService, old: int, new: int) -> bool:
     return True
 
 
-def on_migrate(service: GameService) -> Callable[[int, int], Awaitable[None]]:
+def on_migrate(service: Table) -> Callable[[int, int], Awaitable[None]]:
     """The outbox's hook: move the chat, logging (never raising) what goes wrong."""
 
     async def hook(old: int, new: int) -> None:

@@ -93,13 +93,19 @@ class LanguageMiddleware(BaseMiddleware):
         event: TelegramObject,
         data: dict[str, Any],
     ) -> Any:
-        user: User | None = getattr(event, "from_user", None)
-        personal = DEFAULT_LANGUAGE
-        if user is not None and not user.is_bot:
-            personal = await self.languages.of_user(user.id, user.language_code)
-        language = personal
-        if isinstance(event, Message) and event.chat.id < 0:
-            language = await self.languages.of_chat(event.chat.id, writer=personal)
+        personal, language = await readers_language(self.languages, event)
         data["language"] = personal
         with speaking(language):
             return await handler(event, data)
+
+
+async def readers_language(languages: Languages, event: TelegramObject) -> tuple[str, str]:
+    """The language of whoever sent ``event``, and the one its answer is read in (a group's message:
+    the group's; see :class:`LanguageMiddleware`)."""
+    user: User | None = getattr(event, "from_user", None)
+    personal = DEFAULT_LANGUAGE
+    if user is not None and not user.is_bot:
+        personal = await languages.of_user(user.id, user.language_code)
+    if isinstance(event, Message) and event.chat.id < 0:
+        return personal, await languages.of_chat(event.chat.id, writer=personal)
+    return personal, personal

@@ -11,6 +11,7 @@ from aiogram.types import InlineKeyboardMarkup
 from bot.display import keyboards
 from bot.display.table_frame import table_frame
 from bot.model.game import Game, GameState, Seat, TableDoc, record_of, turn_number
+from bot.table import lobbies
 from bot.table import service as service_module
 from bot.table.service import GameService
 from bot.telegram.callbacks import TileTap
@@ -41,9 +42,9 @@ async def test_a_tile_on_a_lone_double_is_played_without_a_question(
 ) -> None:
     seed, double, follower = _lone_double_deal()
     monkeypatch.setattr(service_module, "_dealer", lambda: random.Random(seed))
-    lobby = await service.open_lobby(-800, ANN, "block", seats=2)
-    await service.join(lobby.id, BOB)
-    game = await service.start(lobby.id, ANN, show=False)
+    lobby = await lobbies.open_lobby(service, -800, ANN, "block", seats=2)
+    await lobbies.join(service, lobby.id, BOB)
+    game = await lobbies.start(service, lobby.id, ANN, show=False)
     assert game.match is not None
     leader = game.match.round.turn
     await service.tap_tile(game.id, PEOPLE[leader].user_id, turn_number(game.match), double, None)

@@ -11,6 +11,7 @@ import pytest
 from bot.display import captions
 from bot.display.table_frame import table_frame
 from bot.model.game import Game, GameState, Seat, TableDoc, record_of
+from bot.table import lobbies
 from bot.table import service as service_module
 from bot.table.service import GameService
 from bot.telegram.people import Person
@@ -40,10 +41,10 @@ async def _started(
     """A group game of ``people`` only, dealt from a seed where 1-1 must lead."""
     seed = _seed_leading_1_1(preset, len(people))
     monkeypatch.setattr(service_module, "_dealer", lambda: random.Random(seed))
-    lobby = await service.open_lobby(GROUP, people[0], preset, seats=len(people))
+    lobby = await lobbies.open_lobby(service, GROUP, people[0], preset, seats=len(people))
     for index, person in enumerate(people[1:], start=1):
-        await service.join(lobby.id, person, index % 2 if team else None)
-    return await service.start(lobby.id, people[0], show=False)
+        await lobbies.join(service, lobby.id, person, index % 2 if team else None)
+    return await lobbies.start(service, lobby.id, people[0], show=False)
 
 
 @pytest.mark.parametrize(

@@ -11,8 +11,9 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot.display import captions, keyboards
 from bot.display.presenter import Shown
-from bot.model.game import DEFAULT_LEVEL, Game, GameState, Seat, TableDoc, TableOptions, record_of
-from bot.table.service import GameService, TableError, computer_name, solo_computer_name, with_computer_level
+from bot.model.game import DEFAULT_LEVEL, Game, GameState, Seat, TableDoc, TableOptions, computer_name, record_of
+from bot.table import lobbies
+from bot.table.service import GameService, TableError, solo_computer_name, with_computer_level
 from bot.telegram.callbacks import LevelTap, LobbyTap, SoloGo
 from bot.telegram.people import Person
 from bot.words import texts
@@ -211,9 +212,9 @@ async def test_a_level_change_is_refused(service: GameService, who: Person, leve
 
 
 async def test_no_level_change_in_a_group_game_or_a_finished_one(service: GameService) -> None:
-    lobby = await service.open_lobby(-2, ANN, "duel")
-    lobby = await service.add_computer(lobby.id, ANN, "easy")
-    started = await service.start(lobby.id, ANN, show=False)
+    lobby = await lobbies.open_lobby(service, -2, ANN, "duel")
+    lobby = await lobbies.add_computer(service, lobby.id, ANN, "easy")
+    started = await lobbies.start(service, lobby.id, ANN, show=False)
     with pytest.raises(TableError) as refused:
         await service.set_computer_level(started.id, ANN.user_id, "hard")
     assert refused.value.refusal is Refusal.LEVEL_PRIVATE_ONLY
@@ -228,25 +229,25 @@ async def test_no_level_change_in_a_group_game_or_a_finished_one(service: GameSe
 
 
 async def test_the_lobby_fills_free_seats_with_the_level_chosen_last(service: GameService) -> None:
-    lobby = await service.open_lobby(-4, ANN, "block")
+    lobby = await lobbies.open_lobby(service, -4, ANN, "block")
     assert len(lobby.doc.seats) == 4
-    await service.add_computer(lobby.id, ANN, "hard")
-    lobby = await service.add_computer(lobby.id, ANN, "easy")
+    await lobbies.add_computer(service, lobby.id, ANN, "hard")
+    lobby = await lobbies.add_computer(service, lobby.id, ANN, "easy")
     assert lobby.doc.options.computer_level == "easy"
     with pytest.raises(TableError) as refused:
-        await service.add_computer(lobby.id, ANN, "godlike")
+        await lobbies.add_computer(service, lobby.id, ANN, "godlike")
     assert refused.value.refusal is Refusal.UNKNOWN_LEVEL
     with pytest.raises(TableError) as refused:
-        await service.add_computer(lobby.id, BOB, "hard")
+        await lobbies.add_computer(service, lobby.id, BOB, "hard")
     assert refused.value.refusal is Refusal.CREATOR_ONLY
-    started = await service.start(lobby.id, ANN, show=False)
+    started = await lobbies.start(service, lobby.id, ANN, show=False)
     seats = [(s.name, s.level) for s in started.doc.seats if s]
     assert seats == [("Ann", None), ("🤖 Hard 1", "hard"), ("🤖 Easy 2", "easy"), ("🤖 Easy 3", "easy")]
 
 
 async def test_a_lobby_names_its_creator_before_they_have_opened_the_bot(service: GameService) -> None:
     stranger = Person(9, "Zoë Quinn", private_ok=False)  # typed /new but never opened the bot: no seat yet
-    lobby = await service.open_lobby(-9, stranger, "duel")
+    lobby = await lobbies.open_lobby(service, -9, stranger, "duel")
     assert lobby.doc.seats == (None, None)
     assert "Started by Zoë Quinn." in captions.lobby_text(lobby)
     assert "someone" not in captions.lobby_text(lobby)

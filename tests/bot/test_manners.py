@@ -27,7 +27,7 @@ from bot.model import absence
 from bot.model.clock import TurnClock
 from bot.model.documents import Documents
 from bot.model.game import Game, Seat, TableDoc, turn_number
-from bot.table import manners
+from bot.table import lobbies, manners
 from bot.table.service import WAKE_SLACK, GameService, TableError
 from bot.telegram.callbacks import AwayTap
 from bot.telegram.locks import GameLocks
@@ -111,6 +111,10 @@ async def _never(seconds: float) -> None:
     await asyncio.Event().wait()  # timers never fire by themselves here
 
 
+async def _nothing(outcome: object) -> None:
+    """A tap's answer, which nobody reads here."""
+
+
 @pytest_asyncio.fixture
 async def time() -> Time:
     return Time()
@@ -134,12 +138,12 @@ def outbox(service: GameService) -> RecordingOutbox:
 
 async def _group_game(service: GameService, clock: int | None = 30) -> Game:
     """Ann and Bob at a two-seat "draw" table in a group, dealt."""
-    game = await service.open_lobby(GROUP, ANN, "draw", seats=2)
-    game = await service.join(game.id, BOB)
+    game = await lobbies.open_lobby(service, GROUP, ANN, "draw", seats=2)
+    game = await lobbies.join(service, game.id, BOB)
     if clock is not None:
         async with service.locked(game.id) as fresh:
             await service.documents.save(fresh, replace(fresh.doc, options=replace(fresh.doc.options, clock=clock)))
-    return await service.start(game.id, ANN, show=False)
+    return await lobbies.start(service, game.id, ANN, show=False)
 
 
 async def _fresh(service: GameService, game_id: int) -> Game:
@@ -310,8 +314,8 @@ async def test_a_kicked_person_cannot_take_the_seat_back_and_a_killed_game_refus
 
 
 async def test_kill_and_kick_in_a_lobby(service: GameService) -> None:
-    game = await service.open_lobby(GROUP, ANN, "draw", seats=3)
-    game = await service.join(game.id, BOB)
+    game = await lobbies.open_lobby(service, GROUP, ANN, "draw", seats=3)
+    game = await lobbies.join(service, game.id, BOB)
     game = await manners.kick(service, game.id, ANN, BOB.user_id)
     assert game.doc.seat_of(BOB.user_id) is None and game.row.status is GameStatus.LOBBY
     game = await manners.kill(service, game.id, ANN)
@@ -319,15 +323,15 @@ async def test_kill_and_kick_in_a_lobby(service: GameService) -> None:
 
 
 async def test_the_lobby_clock_button(service: GameService) -> None:
-    game = await service.open_lobby(GROUP, ANN, "draw", seats=2)
+    game = await lobbies.open_lobby(service, GROUP, ANN, "draw", seats=2)
     assert "⏱ 60 s per move" in [b.text for row in keyboards.lobby_markup(game).inline_keyboard for b in row]
     seen = []
     for _ in range(4):
-        game = await manners.cycle_clock(service, game.id, ANN)
+        game = await lobbies.cycle_clock(service, game.id, ANN)
         seen.append(game.doc.options.clock)
     assert seen == [120, 0, 30, 60]
     with pytest.raises(TableError, match="creator_only"):
-        await manners.cycle_clock(service, game.id, BOB)
+        await lobbies.cycle_clock(service, game.id, BOB)
 
 
 async def test_a_blocked_hand_seats_a_computer_and_the_group_is_told_once(service: GameService) -> None:
@@ -435,8 +439,8 @@ async def test_notices_claimed_by_a_payer_that_died_are_sent_once_its_lease_runs
         match = _match(game)
         move = match.round.legal_moves()[0]
         user = _who(game, match.round.turn)
-        outcome = await other.tap_tile(game.id, user.user_id, turn_number(match), move.tile, move.end)
-        await other.after_tap(outcome)  # shown, its timers armed: as the handler of the tap does
+        # Shown, its timers armed: as the handler of the tap does.
+        await other.play_tap(game.id, user.user_id, turn_number(match), move.tile, move.end, answered=_nothing)
         game = await _fresh(other, game.id)
         assert _match(game).round.turn == game.doc.seat_of(late.user_id)
         assert await sweeper.sweep() == []

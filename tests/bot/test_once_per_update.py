@@ -11,6 +11,7 @@ from typing import Any, cast
 from aiogram.types import TelegramObject, Update
 
 from bot.background.idle_close import IdleSweeper
+from bot.table import lobbies
 from bot.table.service import GameService
 from bot.telegram.middlewares import OncePerUpdate
 from bot.telegram.people import Person
@@ -25,7 +26,7 @@ def _computers(data: dict[str, Any]) -> int:
 
 async def test_an_update_delivered_again_adds_one_computer(service: GameService) -> None:
     db = service.db
-    lobby = await service.open_lobby(-1, ANN, "classic")
+    lobby = await lobbies.open_lobby(service, -1, ANN, "classic")
     once = OncePerUpdate(db)
     handled: list[int] = []
     first_waits, second_waits, both_under_way = asyncio.Event(), asyncio.Event(), asyncio.Event()
@@ -36,7 +37,7 @@ async def test_an_update_delivered_again_adds_one_computer(service: GameService)
             if len(handled) == 2:
                 both_under_way.set()
             await event.wait()
-            await service.add_computer(lobby.id, ANN, "easy")
+            await lobbies.add_computer(service, lobby.id, ANN, "easy")
             return "added"
 
         return handler
@@ -67,9 +68,9 @@ async def test_an_update_delivered_again_adds_one_computer(service: GameService)
 
 async def test_the_idle_sweep_forgets_updates_handled_days_ago(service: GameService) -> None:
     db = service.db
-    lobby = await service.open_lobby(-1, ANN, "classic")
+    lobby = await lobbies.open_lobby(service, -1, ANN, "classic")
     with handling(601):
-        await service.add_computer(lobby.id, ANN, "easy")
+        await lobbies.add_computer(service, lobby.id, ANN, "easy")
     row = await db.backend.fetch_one("SELECT handled_at FROM handled_updates WHERE update_id = 601")
     assert row is not None
     handled_at = float(row[0])

@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from bot.display import captions, keyboards
 from bot.model.game import Game, Seat, TableDoc
-from bot.table import rooms
+from bot.table import lobbies, rooms
 from bot.table.service import GameService, TableError
 from bot.telegram.callbacks import LobbyAction, LobbyTap
 from bot.telegram.people import Person
@@ -33,7 +33,7 @@ async def _names(svc: GameService, game_id: int) -> list[str | None]:
 async def _refused(svc: GameService, game_id: int, person: Person, team: int | None) -> Refusal:
     before = await svc.db.games.get(game_id)
     with pytest.raises(TableError) as refused:
-        await svc.join(game_id, person, team)
+        await lobbies.join(svc, game_id, person, team)
     after = await svc.db.games.get(game_id)
     assert before is not None and after is not None and after.version == before.version  # nothing changed
     return refused.value.refusal
@@ -43,40 +43,40 @@ async def _refused(svc: GameService, game_id: int, person: Person, team: int | N
 
 
 async def test_a_goat_lobby_seats_four_by_team(service: GameService) -> None:
-    lobby = await service.open_lobby(-1, ANN, "goat", seats=2)  # a chat's default of two seats: still four
+    lobby = await lobbies.open_lobby(service, -1, ANN, "goat", seats=2)  # a chat's default of two seats: still four
     assert await _names(service, lobby.id) == ["Ann", None, None, None]
-    await service.join(lobby.id, BOB, 1)
+    await lobbies.join(service, lobby.id, BOB, 1)
     assert await _names(service, lobby.id) == ["Ann", "Bob", None, None]
     assert await _refused(service, lobby.id, BOB, 1) is Refusal.SAME_TEAM
     # Bob moves over to Ann's team: the seat opposite hers.
-    _, switched = await service.join_team(lobby.id, BOB, 0)
+    _, switched = await lobbies.join_team(service, lobby.id, BOB, 0)
     assert switched and await _names(service, lobby.id) == ["Ann", None, "Bob", None]
     assert await _refused(service, lobby.id, CAT, 0) is Refusal.TEAM_FULL
     assert await _refused(service, lobby.id, ANN, 0) is Refusal.SAME_TEAM
-    _, switched = await service.join_team(lobby.id, CAT, 1)
+    _, switched = await lobbies.join_team(service, lobby.id, CAT, 1)
     assert not switched and await _names(service, lobby.id) == ["Ann", "Cat", "Bob", None]
     # The seats stay where the teams put them: the Seats button changes nothing in a fixed table.
-    await service.cycle_seats(lobby.id, ANN)
+    await lobbies.cycle_seats(service, lobby.id, ANN)
     assert await _names(service, lobby.id) == ["Ann", "Cat", "Bob", None]
     # /join (or an old keyboard's Join) takes the first free seat, whichever team it is.
-    await service.join(lobby.id, DAN)
+    await lobbies.join(service, lobby.id, DAN)
     assert await _names(service, lobby.id) == ["Ann", "Cat", "Bob", "Dan"]
     assert await _refused(service, lobby.id, Person(11, "Eve"), 1) is Refusal.TEAM_FULL
-    await service.leave(lobby.id, CAT)
-    await service.add_computer(lobby.id, ANN, "hard")
-    started = await service.start(lobby.id, ANN, show=False)
+    await lobbies.leave(service, lobby.id, CAT)
+    await lobbies.add_computer(service, lobby.id, ANN, "hard")
+    started = await lobbies.start(service, lobby.id, ANN, show=False)
     assert started.match is not None and started.match.seats == 4
     assert await _names(service, lobby.id) == ["Ann", "🤖 Hard 1", "Bob", "Dan"]
 
 
 async def test_a_side_in_a_lobby_without_teams_is_refused(service: GameService) -> None:
-    lobby = await service.open_lobby(-2, ANN, "draw", seats=4)
+    lobby = await lobbies.open_lobby(service, -2, ANN, "draw", seats=4)
     assert await _refused(service, lobby.id, BOB, 1) is Refusal.NO_TEAMS
     assert await _refused(service, lobby.id, ANN, 0) is Refusal.NO_TEAMS
 
 
 async def test_a_team_seat_needs_the_private_chat(service: GameService) -> None:
-    lobby = await service.open_lobby(-3, ANN, "partners")
+    lobby = await lobbies.open_lobby(service, -3, ANN, "partners")
     assert await _refused(service, lobby.id, Person(12, "Fay", private_ok=False), 1) is Refusal.NEED_PRIVATE
 
 
