@@ -4,6 +4,8 @@ judges each from the seat's own view (never a hidden tile), and refuses a broken
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
@@ -13,6 +15,10 @@ from engine.review import CLEAR_CHANCE, CLEAR_POINTS, MISTAKES, choice_seed, rev
 from tests.engine.test_players_nopeek import hidden_variant
 
 SEED = 7
+
+
+def slow(preset: str) -> Any:
+    return pytest.param(preset, marks=pytest.mark.slow)
 
 
 def game_of(preset: str, first: Player, key: str) -> Match:
@@ -32,14 +38,26 @@ def game_of(preset: str, first: Player, key: str) -> Match:
     return game
 
 
-@pytest.mark.parametrize("preset", sorted(PRESETS))
+# The longest match (block: about 30 rounds) is on demand (``-m slow``); the other presets are quick.
+@pytest.mark.parametrize("preset", [slow(p) if p == "block" else p for p in sorted(PRESETS)])
 def test_the_hard_players_own_moves_are_no_mistakes(preset: str) -> None:
     assert review(write_record(game_of(preset, Hard(), f"hard:{preset}")), 0, seed=SEED) == []
 
 
 def test_an_easy_players_mistakes_are_real_ones() -> None:
+    """Two one-round presets (mistakes judged by the chance of winning the round) and two matches
+    (by the points they cost); ``-m slow`` reviews every preset."""
+    assert_easy_mistakes_are_real(("classic", "duel", "fives", "goat"))
+
+
+@pytest.mark.slow
+def test_an_easy_players_mistakes_are_real_ones_in_every_preset() -> None:
+    assert_easy_mistakes_are_real(sorted(PRESETS))
+
+
+def assert_easy_mistakes_are_real(presets: Sequence[str]) -> None:
     found = 0
-    for preset in sorted(PRESETS):
+    for preset in presets:
         game = game_of(preset, Easy(), f"easy:{preset}")
         mistakes = review(write_record(game), 0, seed=SEED)
         assert len(mistakes) <= MISTAKES
@@ -53,13 +71,24 @@ def test_an_easy_players_mistakes_are_real_ones() -> None:
             else:
                 assert mistake.chance is not None and mistake.chance >= CLEAR_CHANCE
         found += len(mistakes)
-    assert found >= len(PRESETS)  # an easy player gives a review something to say
+    assert found >= len(presets)  # an easy player gives a review something to say
 
 
 def test_a_review_never_sees_a_hidden_tile() -> None:
+    """A one-round game with a boneyard and a short match with one (each seconds to review);
+    ``-m slow`` adds the long matches of draw and block (a minute each without the compiled core)."""
+    assert_reviews_alike_whatever_was_hidden(("duel", "fives"))
+
+
+@pytest.mark.slow
+def test_a_review_never_sees_a_hidden_tile_in_long_matches() -> None:
+    assert_reviews_alike_whatever_was_hidden(("draw", "fives", "block"))
+
+
+def assert_reviews_alike_whatever_was_hidden(presets: Sequence[str]) -> None:
     """Records that differ only in what seat 0 could not see in the last round get the same review."""
     compared = 0
-    for preset in ("draw", "fives", "block"):
+    for preset in presets:
         game = game_of(preset, Easy(), f"twins:{preset}")
         record = write_record(game)
         variant = hidden_variant(record, 0, random.Random(preset))
