@@ -15,7 +15,7 @@ Modules, one job each:
 * ``context``     one call as handlers see it; chat access rules
 * ``messaging``   send/edit/delete/chat action/answerCallbackQuery
 * ``bot_methods`` getMe, getChat*, commands, descriptions, menu button, getFile
-* ``webhook``     setWebhook/deleteWebhook/getWebhookInfo; POSTing updates to the webhook (a small HTTP client)
+* ``webhook``     setWebhook/deleteWebhook/getWebhookInfo; POSTing updates to the webhook (aiohttp's client)
 * ``transcript``  the transcript, violations, and their readable dump
 * ``snapshot``    the world kept on disk and read back (the sandbox goes on after a restart)
 * ``httpserver``  the HTTP layer on aiohttp's low-level server (100-continue, body limit, cancellation)

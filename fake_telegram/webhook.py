@@ -14,9 +14,9 @@
   timeout or any other status leaves the update pending, sets ``last_error_date`` /
   ``last_error_message`` and tries again after ``Settings.webhook_retry_delay``.  Every attempt
   is a transcript entry of kind ``"webhook"``.
-* A small HTTP/1.1 client (:class:`ConnectionPool`) on ``asyncio.Protocol`` with keep-alive
-  connections: the fake shares the machine with the bot the bench measures, and aiohttp's
-  client costs several times more per request.
+* The POSTs go out through aiohttp's client (:class:`WebhookClient`), keep-alive connections to
+  the address the webhook resolved to (setWebhook's ``ip_address`` or the host's), as the Bot API
+  server connects: the URL's host in ``Host`` and in TLS's server name.
 """
 
 from __future__ import annotations
@@ -32,11 +32,13 @@ import re
 import socket
 import ssl
 import time
-import zlib
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, NamedTuple
+
+import aiohttp
+from yarl import URL
 
 import fake_telegram.errors as errors
 
@@ -98,7 +100,6 @@ MESSAGE_KINDS = frozenset(
     }
 )
 QUEUE_MODES = ("telegram", "chat")
-MAX_ANSWER_HEAD = 64 * 1024
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False).encode
 
@@ -410,229 +411,58 @@ def queue_key(update: PendingUpdate, mode: str = "telegram") -> tuple[str, int]:
     return ("update", update.update_id)
 
 
-# --------------------------------------------------------------------------- the HTTP client
+# --------------------------------------------------------------------------- the HTTP client (aiohttp's)
 
 
 class HttpAnswer(NamedTuple):
     status: int
     reason: str
-    headers: dict[str, str]  # lower-case names; a repeated header's values joined with ", "
-    body: bytes
-    keep_alive: bool
+    headers: Mapping[str, str]  # case-insensitive names
+    body: bytes  # gzip or deflate undone
 
 
 class AnswerError(Exception):
     """The webhook's answer was not HTTP, or the connection ended before it was complete."""
 
 
-_STATUS_LINE = re.compile(rb"HTTP/1\.([01]) (\d{3})(?: ([^\r\n]*))?")
-
-
-def parse_answer(buffer: bytes | bytearray, eof: bool) -> tuple[HttpAnswer, int] | None:
-    """The first complete HTTP/1.x response in ``buffer`` and how many bytes it took, or None while
-    it is still arriving (``eof``: the peer closed, so a body without a length ends here).
-
-    >>> parse_answer(b"HTTP/1.1 200 OK\\r\\nContent-Length: 2\\r\\n\\r\\n{}", False)[0].body
-    b'{}'
-    >>> parse_answer(b"HTTP/1.1 200 OK\\r\\nContent-Length: 2\\r\\n\\r\\n{", False) is None
-    True
-    """
-    start = 0
-    while True:
-        end = buffer.find(b"\r\n\r\n", start)
-        if end < 0:
-            if eof:
-                raise AnswerError(errors.WEBHOOK_CLOSED)
-            if len(buffer) - start > MAX_ANSWER_HEAD:
-                raise AnswerError(errors.WEBHOOK_WRONG_RESPONSE + "headers too large")
-            return None
-        lines = bytes(buffer[start:end]).split(b"\r\n")
-        match = _STATUS_LINE.fullmatch(lines[0])
-        if match is None:
-            raise AnswerError(errors.WEBHOOK_WRONG_RESPONSE + f"bad status line {lines[0][:80]!r}")
-        headers: dict[str, str] = {}
-        for line in lines[1:]:
-            name, colon, value = line.decode("latin-1").partition(":")
-            if not colon:
-                raise AnswerError(errors.WEBHOOK_WRONG_RESPONSE + f"bad header line {line[:80]!r}")
-            name, value = name.strip().lower(), value.strip()
-            headers[name] = f"{headers[name]}, {value}" if name in headers else value
-        status = int(match.group(2))
-        body_start = end + 4
-        if 100 <= status < 200:  # an interim answer (100 Continue): the real one follows
-            start = body_start
-            continue
-        break
-    reason = (match.group(3) or b"").decode("latin-1")
-    connection = headers.get("connection", "").lower()
-    keep_alive = "close" not in connection if match.group(1) == b"1" else "keep-alive" in connection
-    if status in (204, 304):
-        body, used = b"", body_start
-    elif "chunked" in headers.get("transfer-encoding", "").lower():
-        chunked = _chunks(buffer, body_start)
-        if chunked is None:
-            if eof:
-                raise AnswerError(errors.WEBHOOK_CLOSED)
-            return None
-        body, used = chunked
-    elif "content-length" in headers:
-        text = headers["content-length"].split(",")[0].strip()
-        if not text.isdigit():
-            raise AnswerError(errors.WEBHOOK_WRONG_RESPONSE + f"bad Content-Length {text!r}")
-        used = body_start + int(text)
-        if len(buffer) < used:
-            if eof:
-                raise AnswerError(errors.WEBHOOK_CLOSED)
-            return None
-        body = bytes(buffer[body_start:used])
-    else:  # the body ends with the connection
-        if not eof:
-            return None
-        body, used, keep_alive = bytes(buffer[body_start:]), len(buffer), False
-    encoding = headers.get("content-encoding", "").lower()
-    if encoding in ("gzip", "deflate") and body:
-        try:  # deflate is zlib-wrapped or, from some servers, raw
-            body = zlib.decompress(body, 16 + zlib.MAX_WBITS if encoding == "gzip" else zlib.MAX_WBITS)
-        except zlib.error:
-            try:
-                body = zlib.decompress(body, -zlib.MAX_WBITS)
-            except zlib.error as exc:
-                raise AnswerError(errors.WEBHOOK_WRONG_RESPONSE + f"bad {encoding} body") from exc
-    return HttpAnswer(status, reason, headers, body, keep_alive), used
-
-
-def _chunks(buffer: bytes | bytearray, pos: int) -> tuple[bytes, int] | None:
-    parts: list[bytes] = []
-    while True:
-        line_end = buffer.find(b"\r\n", pos)
-        if line_end < 0:
-            return None
-        size_text = bytes(buffer[pos:line_end]).split(b";")[0].strip()
-        try:
-            size = int(size_text, 16)
-        except ValueError:
-            raise AnswerError(errors.WEBHOOK_WRONG_RESPONSE + "bad chunk size") from None
-        pos = line_end + 2
-        if size == 0:  # then trailers, if any, up to an empty line
-            if buffer[pos : pos + 2] == b"\r\n":
-                return b"".join(parts), pos + 2
-            end = buffer.find(b"\r\n\r\n", pos)
-            return None if end < 0 else (b"".join(parts), end + 4)
-        if len(buffer) < pos + size + 2:
-            return None
-        parts.append(bytes(buffer[pos : pos + size]))
-        pos += size + 2
-
-
-class _Connection(asyncio.Protocol):
-    """One keep-alive connection to the webhook; one request at a time."""
-
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
-        self.transport: asyncio.Transport | None = None
-        self.buffer = bytearray()
-        self.waiter: asyncio.Future[HttpAnswer] | None = None
-        self.eof = False
-        self.closed = False
-        self.peer = ""
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
-        peer = transport.get_extra_info("peername")
-        self.peer = str(peer[0]) if peer else ""
-
-    def data_received(self, data: bytes) -> None:
-        self.buffer += data
-        self._check()
-
-    def eof_received(self) -> bool:
-        self.eof = True
-        self._check()
-        return False  # the transport closes itself
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.closed = self.eof = True
-        waiter = self.waiter
-        if waiter is not None and not waiter.done():
-            self._check()
-            if not waiter.done():
-                waiter.set_exception(exc if isinstance(exc, OSError) else AnswerError(errors.WEBHOOK_CLOSED))
-
-    def _check(self) -> None:
-        waiter = self.waiter
-        if waiter is None or waiter.done():
-            return
-        try:
-            parsed = parse_answer(self.buffer, self.eof)
-        except AnswerError as exc:
-            waiter.set_exception(exc)
-            self.close()
-            return
-        if parsed is not None:
-            answer, used = parsed
-            del self.buffer[:used]
-            waiter.set_result(answer)
-
-    @property
-    def reusable(self) -> bool:
-        return not self.closed and self.transport is not None and not self.transport.is_closing()
-
-    def send(self, data: bytes) -> asyncio.Future[HttpAnswer]:
-        assert self.transport is not None
-        self.buffer.clear()
-        self.waiter = self.loop.create_future()
-        self.transport.write(data)
-        return self.waiter
-
-    def close(self) -> None:
-        self.closed = True
-        if self.transport is not None:
-            self.transport.close()
-
-
-class ConnectionPool:
+class WebhookClient:
     """Keep-alive connections to one webhook, as the Bot API server keeps up to max_connections of them.
 
-    One pool per webhook: a new webhook gets a new pool, so no connection to an old URL is reused.
+    One client per webhook: a new webhook gets a new one, so no connection to an old URL is reused.
     """
 
     def __init__(self) -> None:
-        self.idle: list[_Connection] = []
-        self.closed = False
+        self._session: aiohttp.ClientSession | None = None
 
-    async def request(
-        self, host: str, port: int, data: bytes, *, tls: ssl.SSLContext | None, server_hostname: str | None, keep: int
-    ) -> tuple[HttpAnswer, str]:
-        """Send ``data`` (a whole request) and return the answer and the address it came from."""
-        connection = None
-        while self.idle and connection is None:
-            candidate = self.idle.pop()
-            connection = candidate if candidate.reusable else None
-        if connection is None:
-            loop = asyncio.get_running_loop()
-            _, connection = await loop.create_connection(
-                partial(_Connection, loop), host, port, ssl=tls, server_hostname=server_hostname if tls else None
+    async def post(self, url: URL, headers: dict[str, str], body: bytes, *, server_hostname: str | None) -> HttpAnswer:
+        """POST ``body``; a failure is an :class:`OSError` (no connection) or an :class:`AnswerError`."""
+        if self._session is None:
+            self._session = aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(limit=0),  # the sender keeps at most max_connections POSTs under way
+                timeout=aiohttp.ClientTimeout(),  # none here: the sender's webhook_timeout covers the whole POST
+                skip_auto_headers=("User-Agent", "Accept"),
             )
-        waiter = connection.send(data)
-        returned = False
         try:
-            answer = await waiter
-            if answer.keep_alive and connection.reusable and not self.closed and len(self.idle) < keep:
-                self.idle.append(connection)
-                returned = True
-            return answer, connection.peer
-        finally:
-            if not waiter.done():
-                waiter.cancel()  # nobody is left to read what comes
-            if not returned:
-                connection.close()
+            async with self._session.post(
+                url, data=body, headers=headers, server_hostname=server_hostname, allow_redirects=False
+            ) as response:
+                return HttpAnswer(response.status, response.reason or "", response.headers, await response.read())
+        except aiohttp.ClientConnectorCertificateError as exc:
+            raise exc.certificate_error from exc
+        except aiohttp.ClientConnectorError as exc:
+            raise exc.os_error from exc
+        except aiohttp.ClientOSError:
+            raise  # an OSError already ("Connection reset by peer")
+        except (aiohttp.ServerDisconnectedError, aiohttp.ClientPayloadError) as exc:
+            raise AnswerError(errors.WEBHOOK_CLOSED) from exc  # no answer, or a body cut short
+        except aiohttp.ClientResponseError as exc:  # not HTTP: a bad status line, headers too large, ...
+            raise AnswerError(errors.WEBHOOK_WRONG_RESPONSE + exc.message) from exc
+        except aiohttp.ClientError as exc:
+            raise AnswerError(errors.WEBHOOK_WRONG_RESPONSE + (str(exc) or type(exc).__name__)) from exc
 
-    def close(self) -> None:
-        self.closed = True
-        for connection in self.idle:
-            connection.close()
-        self.idle.clear()
+    async def close(self) -> None:
+        if self._session is not None:
+            await self._session.close()
 
 
 def connection_error_text(exc: OSError) -> str:
@@ -675,15 +505,15 @@ class WebhookSender:
         self.recorder = recorder
         self.settings = settings
         self.execute = execute
-        self.pool = ConnectionPool()
+        self.client = WebhookClient()
         self.in_flight: dict[int, tuple[asyncio.Task[None], PendingUpdate]] = {}  # by update_id
         self.tasks: set[asyncio.Task[Any]] = set()  # deliveries, and methods from answers that had to wait
+        self._closing: set[asyncio.Task[None]] = set()  # clients of webhooks given up, closing their connections
         self._generation = world.webhook.generation
         self._scheduled = False
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at = 0.0
         self._stopped = False
-        self._tls: ssl.SSLContext | None = None
         queue.listeners.append(self.kick)
 
     # ------------------------------------------------------------------ control
@@ -713,7 +543,7 @@ class WebhookSender:
             task.cancel()
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
-        self.pool.close()
+        await asyncio.gather(self.client.close(), *self._closing)
         with contextlib.suppress(ValueError):
             self.queue.listeners.remove(self.kick)
 
@@ -723,8 +553,10 @@ class WebhookSender:
             update.sending = False
             task.cancel()
         self.in_flight.clear()
-        self.pool.close()
-        self.pool = ConnectionPool()
+        closing = asyncio.ensure_future(self.client.close())
+        self._closing.add(closing)
+        closing.add_done_callback(self._closing.discard)
+        self.client = WebhookClient()
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -767,32 +599,39 @@ class WebhookSender:
         self.kick()
 
     # ------------------------------------------------------------------ one delivery
-    def _request(self, hook: Webhook, update: PendingUpdate) -> bytes:
-        """The POST, headers as the Bot API server writes them (WebhookActor::send_update)."""
+    @staticmethod
+    def _headers(hook: Webhook, target: WebhookUrl) -> dict[str, str]:
+        """The POST's headers as the Bot API server writes them (WebhookActor::send_update)."""
+        headers = {"Host": target.host_header}
+        if target.userinfo:
+            headers["Authorization"] = f"Basic {base64.b64encode(target.userinfo.encode()).decode()}"
+        if hook.secret_token:
+            headers[SECRET_HEADER] = hook.secret_token
+        headers.update({"Content-Type": "application/json", "Connection": "keep-alive"})
+        headers["Accept-Encoding"] = "gzip, deflate"
+        return headers
+
+    @staticmethod
+    async def _address(hook: Webhook, target: WebhookUrl) -> str:
+        """Where to connect: setWebhook's ip_address, the host's literal address, or the host resolved now."""
+        if hook.ip_address:
+            return hook.ip_address
+        loop = asyncio.get_running_loop()
+        found = await loop.getaddrinfo(target.connect_host, target.port, type=socket.SOCK_STREAM)
+        return str(found[0][4][0])
+
+    async def _post(self, hook: Webhook, update: PendingUpdate) -> tuple[HttpAnswer, str]:
+        """POST the update; the answer and the address it came from."""
         target = hook.target
         assert isinstance(target, WebhookUrl)
+        address = await self._address(hook, target)
+        host = f"[{address}]" if ":" in address else address
+        url = URL(f"{target.scheme}://{host}:{target.port}{target.target}", encoded=True)
         body = _dumps(update.json()).encode()
-        head = [f"POST {target.target} HTTP/1.1", f"Host: {target.host_header}"]
-        if target.userinfo:
-            head.append(f"Authorization: Basic {base64.b64encode(target.userinfo.encode()).decode()}")
-        if hook.secret_token:
-            head.append(f"{SECRET_HEADER}: {hook.secret_token}")
-        head += [
-            "Content-Type: application/json",
-            f"Content-Length: {len(body)}",
-            "Connection: keep-alive",
-            "Accept-Encoding: gzip, deflate",
-        ]
-        return ("\r\n".join(head) + "\r\n\r\n").encode("latin-1", "replace") + body
-
-    def _tls_context(self) -> ssl.SSLContext:
-        if self._tls is None:
-            self._tls = ssl.create_default_context()
-        return self._tls
+        tls_name = target.connect_host if target.scheme == "https" else None
+        return await self.client.post(url, self._headers(hook, target), body, server_hostname=tls_name), address
 
     async def _deliver(self, update: PendingUpdate, hook: Webhook, generation: int) -> None:
-        target = hook.target
-        assert isinstance(target, WebhookUrl)
         recorder = self.recorder
         entry = Entry(
             recorder.next_seq(),
@@ -812,14 +651,7 @@ class WebhookSender:
         peer, error = "", ""
         try:
             async with asyncio.timeout(self.settings.webhook_timeout):
-                answer, peer = await self.pool.request(
-                    hook.ip_address if hook.fixed_ip else target.connect_host,
-                    target.port,
-                    self._request(hook, update),
-                    tls=self._tls_context() if target.scheme == "https" else None,
-                    server_hostname=target.connect_host,
-                    keep=hook.max_connections,
-                )
+                answer, peer = await self._post(hook, update)
         except asyncio.CancelledError:
             entry.status, entry.duration = 0, time.monotonic() - started
             entry.response = {"description": "abandoned: the webhook was deleted or changed, or the fake stopped"}

@@ -10,7 +10,9 @@ included, work with the fake.  ``setWebhook``'s checks and texts are the Bot API
 from __future__ import annotations
 
 import asyncio
+import gzip
 import itertools
+import json
 import sys
 import time
 from collections import Counter
@@ -34,7 +36,7 @@ from fake_telegram import FakeTelegram
 from fake_telegram import errors as tg
 from fake_telegram.spec import answer_problems
 from fake_telegram.updates import PendingUpdate
-from fake_telegram.webhook import parse_answer, parse_url, queue_key
+from fake_telegram.webhook import parse_url, queue_key
 from tests.kit.balancer import Balancer
 from tests.kit.launcher import DEFAULT_WEBHOOK_SECRET, BotLauncher, free_port, webhook_env
 
@@ -450,6 +452,55 @@ async def test_a_slow_or_vanishing_webhook_is_retried(fake: FakeTelegram, bot: B
     assert len(endpoint.received) == 3
 
 
+def raw_answer(head: str, body: bytes = b"") -> bytes:
+    return (head.replace("\n", "\r\n") + "\r\n\r\n").encode() + body
+
+
+def method_json(chat_id: int, text: str) -> bytes:
+    return json.dumps({"method": "sendMessage", "chat_id": chat_id, "text": text}).encode()
+
+
+async def test_answers_framed_any_way_http_allows(fake: FakeTelegram, bot: Bot) -> None:
+    """Chunks, gzip, an interim 100, a body that ends with the connection are answers; garbage and a body cut
+    short are not (the update comes again).  A raw server answers each POST with the next of ``script``."""
+    alice = fake.add_user("Alice")
+    chunked, gzipped = method_json(alice.id, "chunked"), gzip.compress(method_json(alice.id, "gzipped"))
+    script = [
+        b"hello\r\n\r\n",
+        raw_answer("HTTP/1.1 200 OK\nContent-Type: application/json\nTransfer-Encoding: chunked")
+        + b"%x\r\n%s\r\n%x\r\n%s\r\n0\r\n\r\n" % (5, chunked[:5], len(chunked) - 5, chunked[5:]),
+        raw_answer("HTTP/1.1 200 OK\nContent-Type: application/json\nContent-Length: 10", b"{}"),
+        raw_answer(
+            f"HTTP/1.1 200 OK\nContent-Type: application/json\nContent-Encoding: gzip\nContent-Length: {len(gzipped)}",
+            gzipped,
+        ),
+        raw_answer("HTTP/1.1 100 Continue") + raw_answer("HTTP/1.1 200 OK\nContent-Length: 2", b"{}"),
+        raw_answer("HTTP/1.0 200 OK\nContent-Type: application/json", method_json(alice.id, "until close")),
+    ]
+
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        head = await reader.readuntil(b"\r\n\r\n")
+        [length] = [line.split(b":")[1] for line in head.lower().split(b"\r\n") if line.startswith(b"content-length")]
+        await reader.readexactly(int(length))
+        writer.write(script.pop(0))
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(answer, "127.0.0.1", 0)
+    try:
+        port = server.sockets[0].getsockname()[1]
+        assert await bot.set_webhook(f"http://127.0.0.1:{port}/webhook")
+        for text in ("one", "two", "three", "four"):
+            fake.send(alice, text)
+        await fake.wait_delivered(timeout=5)
+    finally:
+        server.close()
+    assert not script
+    failed = [e.response["description"] for e in fake.deliveries(ok=False)]
+    assert len(failed) == 2 and failed[0].startswith(tg.WEBHOOK_WRONG_RESPONSE) and failed[1] == tg.WEBHOOK_CLOSED
+    assert [m.shown_text for m in fake.messages(alice, from_bot=True)] == ["chunked", "gzipped", "until close"]
+
+
 async def test_one_chat_in_order_and_chats_in_parallel(fake: FakeTelegram, bot: Bot, endpoint: Endpoint) -> None:
     alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
     group = fake.add_group("Friends", members=[alice, bob], bot_admin=True)
@@ -779,13 +830,3 @@ async def test_url_and_answer_parsing() -> None:
     ]:
         with pytest.raises(ValueError, match=reason):
             parse_url(bad)
-    chunked = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n"
-    parsed = parse_answer(chunked, False)
-    assert parsed is not None and parsed[0].body == b"{}" and parsed[1] == len(chunked)
-    interim = b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.0 204 No Content\r\n\r\n"
-    parsed = parse_answer(interim, False)
-    assert parsed is not None and (parsed[0].status, parsed[0].keep_alive) == (204, False)
-    until_close = b"HTTP/1.1 502 Bad Gateway\r\n\r\noops"
-    assert parse_answer(until_close, False) is None
-    parsed = parse_answer(until_close, True)
-    assert parsed is not None and (parsed[0].reason, parsed[0].body) == ("Bad Gateway", b"oops")
