@@ -8,7 +8,7 @@ from aiogram.types import CallbackQuery
 
 from bot.display import keyboards
 from bot.model.game import DEFAULT_LEVEL
-from bot.table import rematch
+from bot.table import rematch, solo
 from bot.table.service import GameService, TableError
 from bot.telegram.callbacks import LevelTap, SoloGo, SoloStep, SoloTap
 from bot.telegram.outbox import Outbox
@@ -97,7 +97,7 @@ async def _deal(
     The tap is answered already: a refusal (a friend is playing the chat's room, which is then not
     cancelled) comes as a message."""
     try:
-        game = await service.open_solo(chat_id, person, preset, opponents, level)
+        game = await solo.open_solo(service, chat_id, person, preset, opponents, level)
     except TableError as error:
         await outbox.send_text(chat_id, error.refusal.text)
         return
@@ -116,7 +116,7 @@ async def level_tap(query: CallbackQuery, callback_data: LevelTap, service: Game
         await query.answer(Refusal.LEVEL_PRIVATE_ONLY.text, show_alert=True)
         return
     level = callback_data.level
-    changed = await service.set_computer_level(callback_data.game, query.from_user.id, level)
+    changed = await solo.set_computer_level(service, callback_data.game, query.from_user.id, level)
     if changed is None:
         await query.answer(texts.level_already(level))
         return

@@ -25,17 +25,12 @@ from bot.model.game import (
     DEFAULT_LEVEL,
     EndQuestion,
     Game,
-    Seat,
-    TableDoc,
-    TableOptions,
     record_of,
     turn_key,
     turn_number,
 )
 from bot.telegram.locks import GameLocks
 from bot.telegram.outbox import Outbox
-from bot.telegram.people import Person
-from bot.words import texts
 from bot.words.refusals import Refusal
 from engine import End, EndRequiredError, IllegalMoveError, Match, Move, Rules, Tile
 from engine.players import LEVELS, player_for
@@ -95,23 +90,6 @@ def require_level(level: str) -> None:
 def short_name(name: str) -> str:
     name = " ".join(name.split()) or "?"
     return name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 1] + "…"
-
-
-def solo_computer_name(index: int, opponents: int) -> str:
-    """A private game's computer seat: "🤖 Computer", or "🤖 Computer 2" among several."""
-    return f"🤖 {texts.COMPUTER_WORD}" if opponents == 1 else f"🤖 {texts.COMPUTER_WORD} {index}"
-
-
-def solo_team_seats(level: str) -> list[Seat]:
-    """A private partnership game's computers: opponent, partner (opposite the person, seat 2), opponent."""
-    partner = Seat(texts.PARTNER_NAME, level=level)  # shown as its level: "Your partner: 🤖 Medium"
-    return [Seat(solo_computer_name(1, 2), level=level), partner, Seat(solo_computer_name(2, 2), level=level)]
-
-
-def with_computer_level(doc: TableDoc, level: str) -> TableDoc:
-    """Every computer seat at ``level``; names, people and the record stay as they are."""
-    seats = tuple(replace(seat, level=level) if seat and seat.is_computer else seat for seat in doc.seats)
-    return replace(doc, seats=seats, options=replace(doc.options, computer_level=level))
 
 
 class TableManners(Protocol):
@@ -196,38 +174,6 @@ class GameService:
 
     async def show(self, game: Game) -> Game:
         """Bring a committed change to Telegram and let the computers move."""
-        return await self._after_change(game)
-
-    async def open_solo(
-        self, chat_id: int, person: Person, preset: str, opponents: int, level: str = DEFAULT_LEVEL
-    ) -> Game:
-        require_level(level)
-        rules = Rules.preset(preset)
-        seats_count = opponents + 1
-        rules.check_seats(seats_count)
-        active = await self.db.games.active_in_chat(chat_id)
-        if active is not None:
-            async with self.locked(active.id) as old:
-                if old.row.kind == "room" and old.row.status is GameStatus.PLAYING:
-                    raise TableError(Refusal.ROOM_RUNNING)
-                if old.row.status in (GameStatus.LOBBY, GameStatus.PLAYING):
-                    await self.db.games.save(old.row, status=GameStatus.CANCELLED)
-        seats = [Seat(short_name(person.name), person.user_id)] + [
-            Seat(solo_computer_name(i, opponents), level=level) for i in range(1, seats_count)
-        ]
-        if rules.has_teams:  # a computer partner opposite the person, two computer opponents
-            seats = [seats[0], *(solo_team_seats(level))]
-        with chat_free():
-            row = await self.db.games.create(
-                chat_id=chat_id,
-                kind="private",
-                status=GameStatus.LOBBY,
-                preset=preset,
-                creator_id=person.user_id,
-                data=TableDoc(seats=tuple(seats), options=TableOptions(computer_level=level)).to_json(),
-            )
-        async with self.locked(row.id) as game:
-            game = await self.deal(game)
         return await self._after_change(game)
 
     async def deal(self, game: Game) -> Game:
@@ -563,28 +509,6 @@ class GameService:
             if shown is not None and shown.turn_key == turn_key(match):
                 return
             await self.presenter.sync_hand(game, seat, user_id, redraw=False)
-
-    async def set_computer_level(self, game_id: int, user_id: int, level: str) -> Game | None:
-        """In a private game, every computer plays at ``level`` from its next move on.
-
-        Only the seats change: hands, line, scores and the record stay exactly as they were.
-        Returns the committed game, or None when the computers already play at ``level``;
-        call :meth:`refresh_hand` afterwards to show it.
-        """
-        require_level(level)
-        async with self.locked(game_id) as game:
-            if game.doc.seat_of(user_id) is None:
-                raise TableError(Refusal.NOT_YOUR_GAME)
-            if game.row.kind != "private":
-                raise TableError(Refusal.LEVEL_PRIVATE_ONLY)
-            if game.row.status is not GameStatus.PLAYING or game.match is None or game.match.is_over:
-                raise TableError(Refusal.NO_GAME)
-            computers = [seat for seat in game.doc.seats if seat and seat.is_computer]
-            if all(seat.level == level for seat in computers):
-                return None
-            # The game keeps its wake-up (none on a turn without a clock): this instance shows the
-            # change at once, and no other is to take the game over for it.
-            return await self.documents.save(game, with_computer_level(game.doc, level), wake_at=game.row.wake_at)
 
     async def resume(self) -> int:
         """After a restart: bring every running game's messages up to date, run its turn clock on

@@ -24,7 +24,7 @@ from aiohttp import WSMsgType, web
 from bot.display.table_frame import page_texts
 from bot.model.documents import load_game
 from bot.model.game import DEFAULT_LEVEL, Game
-from bot.table import rematch
+from bot.table import rematch, solo
 from bot.table.service import GameService, TableError
 from bot.telegram.people import Person
 from bot.telegram.webapp_auth import InitDataError, verify_init_data
@@ -208,7 +208,8 @@ class TableSite:
         levels = [info.level for info in game.doc.seats if info is not None and info.user_id is None and info.level]
         level = levels[0] if levels else DEFAULT_LEVEL
         person = Person(page.user_id, mine.name)
-        return await self.service.open_solo(game.row.chat_id, person, game.row.preset, len(game.doc.seats) - 1, level)
+        opponents = len(game.doc.seats) - 1
+        return await solo.open_solo(self.service, game.row.chat_id, person, game.row.preset, opponents, level)
 
     async def _tell(self, page: TablePage, text: str) -> None:
         await page.socket.send_str(json.dumps({"type": "notice", "text": text}, ensure_ascii=False))

@@ -15,7 +15,7 @@ import pytest_asyncio
 
 from bot.display import keyboards
 from bot.model.game import EndQuestion, Game, GameState, HandMessage, Seat, TableDoc, record_of, turn_key, turn_number
-from bot.table import hints
+from bot.table import hints, solo
 from bot.table.service import GameService
 from engine import End, Tile
 from storage import Database, GameRow, GameStatus
@@ -87,7 +87,7 @@ async def test_a_hint_and_a_question_of_ends_leave_no_wake_up_for_the_sweep(serv
 
 async def test_a_level_change_and_my_hand_leave_no_wake_up_for_the_sweep(service: GameService) -> None:
     game, _, _ = await ann_on_turn(service)
-    assert await service.set_computer_level(game.id, ANN, "hard") is not None
+    assert await solo.set_computer_level(service, game.id, ANN, "hard") is not None
     await service.refresh_hand(game.id, ANN)
     await service.show_hand(game.id, ANN)  # a new hand message, stored as the one that shows the hand
     after = await stored(service, game.id)

@@ -12,8 +12,9 @@ from aiogram.types import InlineKeyboardMarkup
 from bot.display import captions, keyboards
 from bot.display.presenter import Shown
 from bot.model.game import DEFAULT_LEVEL, Game, GameState, Seat, TableDoc, TableOptions, computer_name, record_of
-from bot.table import lobbies
-from bot.table.service import GameService, TableError, solo_computer_name, with_computer_level
+from bot.table import lobbies, solo
+from bot.table.service import GameService, TableError
+from bot.table.solo import solo_computer_name, with_computer_level
 from bot.telegram.callbacks import LevelTap, LobbyTap, SoloGo
 from bot.telegram.people import Person
 from bot.words import texts
@@ -180,11 +181,11 @@ async def _stored(service: GameService, game_id: int) -> dict[str, Any]:
 async def test_a_private_game_starts_at_the_chosen_level_and_changes_without_touching_the_match(
     service: GameService,
 ) -> None:
-    game = await service.open_solo(-1, ANN, "draw", 2, "hard")
+    game = await solo.open_solo(service, -1, ANN, "draw", 2, "hard")
     assert [s.level for s in game.doc.seats if s and s.is_computer] == ["hard", "hard"]
     before = await _stored(service, game.id)
 
-    changed = await service.set_computer_level(game.id, ANN.user_id, "easy")
+    changed = await solo.set_computer_level(service, game.id, ANN.user_id, "easy")
     assert changed is not None
     after = await _stored(service, game.id)
     assert after["record"] == before["record"]
@@ -193,7 +194,7 @@ async def test_a_private_game_starts_at_the_chosen_level_and_changes_without_tou
     assert changed.row.version > game.row.version
 
     # The same level again changes nothing (not even the version).
-    assert await service.set_computer_level(game.id, ANN.user_id, "easy") is None
+    assert await solo.set_computer_level(service, game.id, ANN.user_id, "easy") is None
     row = await service.db.games.get(game.id)
     assert row is not None and row.version == changed.row.version
 
@@ -203,10 +204,10 @@ async def test_a_private_game_starts_at_the_chosen_level_and_changes_without_tou
     [(BOB, "hard", Refusal.NOT_YOUR_GAME), (ANN, "godlike", Refusal.UNKNOWN_LEVEL), (ANN, "", Refusal.UNKNOWN_LEVEL)],
 )
 async def test_a_level_change_is_refused(service: GameService, who: Person, level: str, refusal: Refusal) -> None:
-    game = await service.open_solo(-1, ANN, "duel", 1, "medium")
+    game = await solo.open_solo(service, -1, ANN, "duel", 1, "medium")
     before = await _stored(service, game.id)
     with pytest.raises(TableError) as refused:
-        await service.set_computer_level(game.id, who.user_id, level)
+        await solo.set_computer_level(service, game.id, who.user_id, level)
     assert refused.value.refusal is refusal
     assert await _stored(service, game.id) == before
 
@@ -216,15 +217,15 @@ async def test_no_level_change_in_a_group_game_or_a_finished_one(service: GameSe
     lobby = await lobbies.add_computer(service, lobby.id, ANN, "easy")
     started = await lobbies.start(service, lobby.id, ANN, show=False)
     with pytest.raises(TableError) as refused:
-        await service.set_computer_level(started.id, ANN.user_id, "hard")
+        await solo.set_computer_level(service, started.id, ANN.user_id, "hard")
     assert refused.value.refusal is Refusal.LEVEL_PRIVATE_ONLY
 
-    game = await service.open_solo(-3, ANN, "duel", 1, "medium")
+    game = await solo.open_solo(service, -3, ANN, "duel", 1, "medium")
     row = await service.db.games.get(game.id)
     assert row is not None
     await service.db.games.save(row, status=GameStatus.FINISHED)
     with pytest.raises(TableError) as refused:
-        await service.set_computer_level(game.id, ANN.user_id, "hard")
+        await solo.set_computer_level(service, game.id, ANN.user_id, "hard")
     assert refused.value.refusal is Refusal.NO_GAME
 
 

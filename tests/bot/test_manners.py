@@ -27,7 +27,7 @@ from bot.model import absence
 from bot.model.clock import TurnClock
 from bot.model.documents import Documents
 from bot.model.game import Game, Seat, TableDoc, turn_number
-from bot.table import lobbies, manners
+from bot.table import lobbies, manners, solo
 from bot.table.service import WAKE_SLACK, GameService, TableError
 from bot.telegram.callbacks import AwayTap
 from bot.telegram.locks import GameLocks
@@ -190,7 +190,7 @@ async def test_the_deal_stamps_a_deadline_for_the_person_to_play(service: GameSe
     game = await _group_game(service, clock=30)
     assert game.doc.game.deadline == time.value + 30
     assert game.doc.game.deadline_turn == turn_number(_match(game))
-    private = await service.open_solo(-5, CAROL, "draw", 1)
+    private = await solo.open_solo(service, -5, CAROL, "draw", 1)
     assert private.doc.game.deadline is None  # against the computer: no clock
 
 
@@ -349,7 +349,7 @@ async def test_a_blocked_hand_seats_a_computer_and_the_group_is_told_once(servic
 
 
 async def test_a_private_game_against_the_computer_keeps_its_person(service: GameService) -> None:
-    game = await service.open_solo(-5, CAROL, "draw", 1)
+    game = await solo.open_solo(service, -5, CAROL, "draw", 1)
     assert await manners.seats_unreachable(service, game, [0]) is game
 
 

@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from bot.display import captions, keyboards
 from bot.model.game import Game, Seat, TableDoc
-from bot.table import lobbies, rooms
+from bot.table import lobbies, rooms, solo
 from bot.table.service import GameService, TableError
 from bot.telegram.callbacks import LobbyAction, LobbyTap
 from bot.telegram.people import Person
@@ -94,12 +94,12 @@ def test_forged_side_data_is_no_lobby_action() -> None:
 
 
 async def test_a_private_partners_game_has_a_computer_partner_opposite(service: GameService) -> None:
-    game = await service.open_solo(-4, ANN, "partners", 3, "hard")
+    game = await solo.open_solo(service, -4, ANN, "partners", 3, "hard")
     assert await _names(service, game.id) == ["Ann", "🤖 Computer 1", "🤖 Partner", "🤖 Computer 2"]
     assert [seat.level for seat in game.doc.seats[1:] if seat] == ["hard"] * 3
     assert game.match is not None and game.match.rules.side_of(2) == game.match.rules.side_of(0)
     with pytest.raises(SeatCountError):
-        await service.open_solo(-5, ANN, "goat", 1, "hard")
+        await solo.open_solo(service, -5, ANN, "goat", 1, "hard")
 
 
 @pytest.mark.parametrize(
@@ -108,7 +108,7 @@ async def test_a_private_partners_game_has_a_computer_partner_opposite(service: 
 )
 def test_the_computer_partner_is_shown_by_the_level_it_plays_at(language: str, medium: str, hard: str) -> None:
     from bot.display.names import shown_names
-    from bot.table.service import solo_team_seats, with_computer_level
+    from bot.table.solo import solo_team_seats, with_computer_level
 
     doc = TableDoc(seats=(Seat("Ann", user_id=7), *solo_team_seats("medium")))
     with speaking(language):
