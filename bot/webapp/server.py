@@ -2,9 +2,9 @@
 
 Every connection proves who it is with Telegram's ``initData`` (``bot/telegram/webapp_auth.py``):
 refused with 401 before the WebSocket opens, and nothing else is answered. A move from the page
-takes exactly the path of a tile button (:meth:`GameService.tap_tile`, then
-:meth:`GameService.after_tap`): the game's lock, the engine's checks, the commit with the move in
-the log, then showing it, to the chat and to every open page alike. Junk is refused plainly:
+takes exactly the path of a tile button (:meth:`GameService.play_tap`): the game's lock, the
+engine's checks, the commit with the move in the log, then showing it, to the chat and to every
+open page alike. Junk is refused plainly:
 frames over 4 KB close the socket, more than ``MOVES_PER_SECOND`` a second are refused, anything
 that is not a move gets a ``refused`` frame and changes nothing.
 """
@@ -25,7 +25,7 @@ from bot.display.table_frame import page_texts
 from bot.model.documents import load_game
 from bot.model.game import DEFAULT_LEVEL, Game
 from bot.table import rematch, solo
-from bot.table.service import GameService, TableError
+from bot.table.service import GameService, TableError, TapOutcome
 from bot.telegram.people import Person
 from bot.telegram.webapp_auth import InitDataError, verify_init_data
 from bot.webapp.hub import TablePage, TablePages
@@ -81,7 +81,7 @@ class TableSite:
         pages.on_left = self._left
         public = urlsplit(public_url)
         self.origin = f"{public.scheme}://{public.netloc}"
-        self._moves: set[asyncio.Task[None]] = set()
+        self._moves: set[asyncio.Task[Any]] = set()  # moves being shown, pages closed being caught up
 
     def add_routes(self, app: web.Application) -> None:
         app.router.add_get(f"{PREFIX}/", self.index)
@@ -156,8 +156,20 @@ class TableSite:
             return
         version, tile, end = parsed
         with speaking(page.language):
+            # Once committed the move is shown in the background: the page's next message is read meanwhile.
+            committed: asyncio.Future[TapOutcome] = asyncio.get_running_loop().create_future()
+
+            async def answered(outcome: TapOutcome) -> None:
+                committed.set_result(outcome)
+
+            task = asyncio.create_task(
+                self.service.play_tap(page.game_id, page.user_id, version, tile, end, answered=answered)
+            )
+            self._moves.add(task)
+            task.add_done_callback(self._moves.discard)
+            await asyncio.wait({task, committed}, return_when=asyncio.FIRST_COMPLETED)
             try:
-                outcome = await self.service.tap_tile(page.game_id, page.user_id, version, tile, end)
+                outcome = committed.result() if committed.done() else task.result()
             except TableError as error:
                 await self._refuse(page, error.refusal.name.lower(), error.refusal.text)
                 if error.refusal is Refusal.STALE:
@@ -166,10 +178,6 @@ class TableSite:
             if not outcome.played:
                 await self._refuse(page, "choose_end", Notice.CHOOSE_END.text)
                 return
-        # As after a tap's answer: shown to the chat and the pages, the computers set going.
-        task = asyncio.create_task(self.service.after_tap(outcome))
-        self._moves.add(task)
-        task.add_done_callback(self._moves.discard)
 
     async def _rematch(self, page: TablePage) -> None:
         """Rematch from the result at the table: the chat's own paths. In a group or a friend room the
