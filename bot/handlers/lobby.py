@@ -6,6 +6,8 @@ the person's private chat first is answered here, with the link that takes it.
 
 from __future__ import annotations
 
+from functools import partial
+
 from aiogram import Bot, F, Router
 from aiogram.enums import ChatType
 from aiogram.filters import Command, CommandObject
@@ -176,9 +178,7 @@ async def creators_tap(query: CallbackQuery, callback_data: LobbyTap, person: Pe
 async def start_tap(
     query: CallbackQuery, callback_data: LobbyTap, person: Person, service: GameService, outbox: Outbox
 ) -> None:
-    # Deal and commit first, so that a refusal (not the creator, lobby closed) is answered with
-    # its alert; the pictures are drawn and sent after the answer.
-    game = await lobbies.start(service, callback_data.game, person, show=False)
-    await outbox.answer(query.id)  # never raises: the deal is committed
-    game = await service.show(game)
+    # Dealt and committed first, so that a refusal (not the creator, lobby closed) is answered with
+    # its alert; the pictures are drawn and sent after the answer (which never raises).
+    game = await lobbies.start(service, callback_data.game, person, answered=partial(outbox.answer, query.id))
     await refresh_lobby(service, game)

@@ -9,7 +9,7 @@ the caller shows it (:func:`refresh_lobby`). It is given the game service as a
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from bot.display import captions, keyboards
@@ -188,9 +188,19 @@ async def cancel(table: Table, game_id: int, person: Person) -> Game:
         return Game(row, game.doc, None)
 
 
-async def start(table: Table, game_id: int, person: Person, *, show: bool = True) -> Game:
-    """Fill the free seats with computers and deal.  With ``show=False`` it only commits (a
-    refusal raises before anything changes); call the table's ``show`` once the tap is answered."""
+async def start(
+    table: Table, game_id: int, person: Person, *, answered: Callable[[], Awaitable[object]] | None = None
+) -> Game:
+    """Start: the lobby dealt (:func:`deal_lobby`; a refusal raises before anything changes), then
+    ``answered`` (the tap's answer goes before the pictures are drawn and sent), then shown."""
+    game = await deal_lobby(table, game_id, person)
+    if answered is not None:
+        await answered()
+    return await table.show(game)
+
+
+async def deal_lobby(table: Table, game_id: int, person: Person) -> Game:
+    """Fill the free seats with computers and deal (committed, not shown yet)."""
     async with table.locked(game_id) as game:
         require_lobby(game)
         require_creator(game, person)
@@ -204,8 +214,7 @@ async def start(table: Table, game_id: int, person: Person, *, show: bool = True
             if seat is None:
                 computers += 1
                 seats[index] = Seat(computer_name(computers, level), level=level)
-        game = await table.deal(Game(game.row, replace(doc, seats=tuple(seats)), None))
-    return await table.show(game) if show else game
+        return await table.deal(Game(game.row, replace(doc, seats=tuple(seats)), None))
 
 
 def require_lobby(game: Game) -> None:

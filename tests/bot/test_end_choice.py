@@ -44,7 +44,7 @@ async def test_a_tile_on_a_lone_double_is_played_without_a_question(
     monkeypatch.setattr(service_module, "_dealer", lambda: random.Random(seed))
     lobby = await lobbies.open_lobby(service, -800, ANN, "block", seats=2)
     await lobbies.join(service, lobby.id, BOB)
-    game = await lobbies.start(service, lobby.id, ANN, show=False)
+    game = await lobbies.deal_lobby(service, lobby.id, ANN)
     assert game.match is not None
     leader = game.match.round.turn
     await service.tap_tile(game.id, PEOPLE[leader].user_id, turn_number(game.match), double, None)

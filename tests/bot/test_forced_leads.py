@@ -44,7 +44,7 @@ async def _started(
     lobby = await lobbies.open_lobby(service, GROUP, people[0], preset, seats=len(people))
     for index, person in enumerate(people[1:], start=1):
         await lobbies.join(service, lobby.id, person, index % 2 if team else None)
-    return await lobbies.start(service, lobby.id, people[0], show=False)
+    return await lobbies.deal_lobby(service, lobby.id, people[0])
 
 
 @pytest.mark.parametrize(

@@ -215,7 +215,7 @@ async def test_a_level_change_is_refused(service: GameService, who: Person, leve
 async def test_no_level_change_in_a_group_game_or_a_finished_one(service: GameService) -> None:
     lobby = await lobbies.open_lobby(service, -2, ANN, "duel")
     lobby = await lobbies.add_computer(service, lobby.id, ANN, "easy")
-    started = await lobbies.start(service, lobby.id, ANN, show=False)
+    started = await lobbies.deal_lobby(service, lobby.id, ANN)
     with pytest.raises(TableError) as refused:
         await solo.set_computer_level(service, started.id, ANN.user_id, "hard")
     assert refused.value.refusal is Refusal.LEVEL_PRIVATE_ONLY
@@ -241,7 +241,7 @@ async def test_the_lobby_fills_free_seats_with_the_level_chosen_last(service: Ga
     with pytest.raises(TableError) as refused:
         await lobbies.add_computer(service, lobby.id, BOB, "hard")
     assert refused.value.refusal is Refusal.CREATOR_ONLY
-    started = await lobbies.start(service, lobby.id, ANN, show=False)
+    started = await lobbies.deal_lobby(service, lobby.id, ANN)
     seats = [(s.name, s.level) for s in started.doc.seats if s]
     assert seats == [("Ann", None), ("🤖 Hard 1", "hard"), ("🤖 Easy 2", "easy"), ("🤖 Easy 3", "easy")]
 

@@ -143,7 +143,7 @@ async def _group_game(service: GameService, clock: int | None = 30) -> Game:
     if clock is not None:
         async with service.locked(game.id) as fresh:
             await service.documents.save(fresh, replace(fresh.doc, options=replace(fresh.doc.options, clock=clock)))
-    return await lobbies.start(service, game.id, ANN, show=False)
+    return await lobbies.deal_lobby(service, game.id, ANN)
 
 
 async def _fresh(service: GameService, game_id: int) -> Game:

@@ -64,7 +64,7 @@ async def test_a_goat_lobby_seats_four_by_team(service: GameService) -> None:
     assert await _refused(service, lobby.id, Person(11, "Eve"), 1) is Refusal.TEAM_FULL
     await lobbies.leave(service, lobby.id, CAT)
     await lobbies.add_computer(service, lobby.id, ANN, "hard")
-    started = await lobbies.start(service, lobby.id, ANN, show=False)
+    started = await lobbies.deal_lobby(service, lobby.id, ANN)
     assert started.match is not None and started.match.seats == 4
     assert await _names(service, lobby.id) == ["Ann", "🤖 Hard 1", "Bob", "Dan"]
 
