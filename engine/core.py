@@ -10,13 +10,14 @@ passing, the fish; :func:`find_starter` the starter rules and
 :func:`round_score` the points at the end. Nothing else in the engine decides
 any of these:
 
-- :class:`engine.state.RoundState` is an immutable view: each ``apply`` plays
-  the move on a copy of its core (or on the core itself, taken over from a state
-  nobody else can read any more, which rebuilds it if read after all); hands as
-  tiles, the line and the events are built only when someone reads them;
-- :class:`engine.players.sim.Sim` is the core itself, mutable, for the search;
+- :class:`engine.state.RoundState` is an immutable value: each ``apply`` plays
+  the move on a copy of its core; hands as tiles, the line and the events are
+  built only when someone reads them;
+- :class:`engine.players.sim.Sim` is the core itself, mutable, for the search
+  (:meth:`engine.state.RoundState.to_core` starts one from a state);
 - :meth:`engine.line.Line.place` and :meth:`~engine.line.Line.fives_count` ask a
-  core built from the line.
+  core given the line as numbers (:meth:`Core.set_line`); the core knows no
+  :class:`~engine.line.Line`.
 
 >>> import random
 >>> from engine.rules import Rules
@@ -60,12 +61,15 @@ LEAD = -1  # the "end" of a lead move
 SimMove = tuple[int, int]
 """(tile index, end index 0..3, or LEAD)."""
 
+SpinnerPart = tuple[int, int] | None
+"""Where the spinner lies, for :meth:`Core.set_line`: (LEAD, its number) on the lead, (the arm's end
+index, its number) on an arm; None before any."""
+
 DREW, PASSED = "drew", "passed"
 Logged = tuple[Any, ...]
 """What :meth:`Core.play` logs of the draws and passes after a move: ``(DREW, seat, tiles, ends)``
 and ``(PASSED, seat, ends)``, tiles and the numbers showing as :class:`~engine.tiles.Tile` and
 ints (:mod:`engine.events` makes events of them; the core sits below the line and the events)."""
-_END_NAMES = ("left", "right", "up", "down")  # the values of engine.line.End, in the order of ENDS
 
 
 def without_mirror_images(
@@ -304,8 +308,11 @@ class Core:
     # so that copies share all three. double_end and arm_count are kept only where something reads
     # them (tracks: the fives count, the spinner).
 
-    def __init__(self, rules: Rules, hands: list[int], boneyard: list[int], turn: int) -> None:
+    def __init__(self, rules: Rules, hands: list[int], boneyard: list[int], turn: int, *, blank: bool = False) -> None:
+        """A round at its start; ``blank``: a core whose fields the caller sets (see :func:`_blank`)."""
         self.rules = rules
+        if blank:
+            return
         self.seats = len(hands)
         self.hands = hands
         self.boneyard = boneyard
@@ -338,7 +345,6 @@ class Core:
         rules: Rules,
         hands: Sequence[Sequence[Tile]],
         boneyard: Sequence[Tile],
-        line: Any,
         turn: int,
         forced: Tile | None,
         passes: int,
@@ -346,9 +352,9 @@ class Core:
         draws: Sequence[int],
         end: int,
     ) -> Core:
-        """The model of a round at any point (even over), from its parts as tiles."""
+        """The model of a round at any point (even over), from its parts as tiles; the line is set
+        next (:meth:`set_line`: the core does not know :class:`engine.line.Line`, which asks it)."""
         core = cls(rules, [mask_of(hand) for hand in hands], [INDEX[t] for t in boneyard], turn)
-        core.set_line(line)
         core.forced = -1 if forced is None else INDEX[forced]
         core.passes = passes
         core.fives = list(fives)
@@ -366,34 +372,29 @@ class Core:
         self.spin_arm = -1
         self.spin_value = -1
 
-    def set_line(self, line: Any) -> None:
-        """Take the line of play (lead, open ends, spinner) from ``line``, an :class:`engine.line.Line`."""
+    def set_line(
+        self, lead: int, ends: Sequence[int], arm_counts: Sequence[int], doubles: Sequence[bool], spinner: SpinnerPart
+    ) -> None:
+        """Take the line of play as numbers: the lead's tile index, the four open ends' numbers (-1:
+        closed), the tiles on each arm, whether each end shows a double, and the spinner (see
+        :data:`SpinnerPart`). :meth:`engine.line.Line.core_parts` gives them for a line.
+        """
         self._clear_line()
-        if line.lead is None:
-            return
-        lead = INDEX[line.lead]
         self.lead = lead
         for index in range(4):
-            arm = line.arms[index]
-            value = line.ends[index]
-            self.ends[index] = -1 if value is None else value
-            self.arm_count[index] = len(arm)
-            if arm:
-                self.double_end[index] = arm[-1].tile.is_double
-            elif index < 2:
-                self.double_end[index] = DOUBLE[lead]
-        spinner = line.spinner
-        if spinner is not None:
-            if spinner.arm is None:
-                self.spin_value = HIGH[lead]
-                self.spin_state = 1
-            else:
-                arm_index = _END_NAMES.index(spinner.arm)
-                self.spin_arm = arm_index
-                self.spin_value = line.arms[arm_index][spinner.position].tile.high
-                self.spin_state = 2
-            if line.ends[2] is not None:
-                self.spin_state = 3
+            self.ends[index] = ends[index]
+            self.arm_count[index] = arm_counts[index]
+            self.double_end[index] = doubles[index]
+        if spinner is None:
+            return
+        arm, self.spin_value = spinner
+        if arm == LEAD:
+            self.spin_state = 1
+        else:
+            self.spin_arm = arm
+            self.spin_state = 2
+        if ends[2] >= 0:
+            self.spin_state = 3
 
     def copy(self) -> Core:
         other = _blank()
@@ -424,12 +425,6 @@ class Core:
         other.end = self.end
         other.forced = self.forced
         return other
-
-    @staticmethod
-    def from_state(state: Any) -> Core:
-        """A copy of the core an :class:`~engine.state.RoundState` views (any point of a round, even over)."""
-        core: Core = state._own_core()  # rebuilt if a later state took it over
-        return core.copy()
 
     @property
     def over(self) -> bool:
@@ -534,24 +529,15 @@ class Core:
         value = self.ends[end]
         return value >= 0 and bool(NUMBER_MASK[value] >> tile & 1)
 
-    def play_noting(self, move: SimMove, log: list[Logged]) -> int:
-        """:meth:`play`, telling in one number what the view records of the move: the seat that played
-        it (bits 0-2), whether anyone drew after it (8), whether it made the tile the spinner (16), and
-        what it scored at once under ``fives`` (from bit 5 up)."""
-        seat = self.turn
-        bone_at = self.bone_at
-        if not self.tracks:
-            self.play(move, log)
-            return seat | 8 if self.bone_at != bone_at else seat
-        spin_state = self.spin_state
-        fives = self.fives
-        self.play(move, log)
-        noted = seat | 8 if self.bone_at != bone_at else seat
-        if self.fives is not fives:
-            noted |= (self.fives[seat] - fives[seat]) << 5
-        if spin_state == 0 and self.spin_state != 0:
-            noted |= 16
-        return noted
+    def played_copy(self, move: SimMove, seat: int, log: list[Logged]) -> Core | None:
+        """A copy with ``move`` played as :meth:`play` plays it (its draws and passes go to ``log``),
+        or None where :meth:`allows` refuses it: the step of :meth:`engine.state.RoundState.apply`,
+        in one call. This core does not change."""
+        if not self.allows(move, seat):
+            return None
+        other = self.copy()
+        other.play(move, log)
+        return other
 
     def count(self) -> int:
         """The open ends added up as ``fives`` counts them: a double at an end counts both halves, a
@@ -721,22 +707,22 @@ COMPILED: Final = not __file__.endswith(".py")
 """Whether this module is the compiled one (mypyc, built by ``pip install``; see setup.py) rather than
 this source file. Both behave alike; the compiled one is several times faster."""
 _BLANK_RULES: Final = Rules.preset("block")
-_new = object.__new__
+_NOTHING: Final[list[int]] = []  # what a blank core is dealt: its __init__ keeps none of it
 
 
 def _blank() -> Core:
-    """A core whose every field the caller sets next (a copy, a line's count)."""
-    if COMPILED:  # a compiled class is made only through its __init__
-        return Core(_BLANK_RULES, [0], [], 0)
-    return _new(Core)
+    """A core whose every field the caller sets next (a copy, a line's count): made through
+    ``__init__`` (a compiled class has no other way) without the work of a deal, which would take
+    most of the time of :meth:`Core.copy`, the step of every :meth:`engine.state.RoundState.apply`."""
+    return Core(_BLANK_RULES, _NOTHING, _NOTHING, 0, blank=True)
 
 
-def core_of_line(line: Any, spinner: bool) -> Core:
-    """A core holding ``line`` (an :class:`engine.line.Line`) and nothing else of a round, under the spinner
-    rule given: what :meth:`engine.line.Line.place` and :meth:`~engine.line.Line.fives_count` ask."""
+def empty_line_core(spinner: bool) -> Core:
+    """A core with nothing of a round but an empty line under the spinner rule given: what
+    :meth:`engine.line.Line.place` and :meth:`~engine.line.Line.fives_count` set their line on."""
     core = _blank()
     core.spinner_rule = spinner
     core.tracks = True
-    core.set_line(line)
+    core._clear_line()
     core.forced = -1
     return core

@@ -16,12 +16,10 @@ double played is the spinner; once both of its long sides are covered its
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
+from engine.core import DOUBLE, INDEX, LEAD, Core, SpinnerPart, empty_line_core
 from engine.tiles import Tile
-
-if TYPE_CHECKING:
-    from engine.core import Core
 
 
 class End(enum.StrEnum):
@@ -95,9 +93,7 @@ class Line(NamedTuple):
         Where the tile lies is this module's business; which ends it opens (the spinner's
         sides among them) is the rules', asked of a :class:`~engine.core.Core` built from the line.
         """
-        from engine.core import INDEX, LEAD
-
-        core = _core_of(self, spinner)
+        core = core_of(self, spinner)
         if self.lead is None:
             core.place(INDEX[tile], LEAD)
             return self.grown(tile, LEAD, core.ends, spinner_opened=core.spin_state != 0)
@@ -135,17 +131,38 @@ class Line(NamedTuple):
         A double at an end counts both halves; a lone double lead counts once;
         spinner sides nobody has played on do not count.
         """
-        return _core_of(self, self.spinner is not None).count()
+        return core_of(self, self.spinner is not None).count()
+
+    def core_parts(self) -> tuple[int, list[int], list[int], list[bool], SpinnerPart]:
+        """The line as :meth:`engine.core.Core.set_line` takes it: the lead's tile index, the open
+        ends' numbers (-1: closed), the tiles on each arm, whether each end shows a double, and the
+        spinner (arm index or LEAD, its number)."""
+        lead = self.lead
+        assert lead is not None  # an empty line is the core's own (see core_of)
+        ends = [-1 if value is None else value for value in self.ends]
+        arm_counts = [len(arm) for arm in self.arms]
+        lone = DOUBLE[INDEX[lead]]  # what the lead's own two sides show until something is played there
+        doubles = [arm[-1].tile.is_double if arm else index < 2 and lone for index, arm in enumerate(self.arms)]
+        spinner: SpinnerPart = None
+        if self.spinner is not None:
+            if self.spinner.arm is None:
+                spinner = (LEAD, lead.high)
+            else:
+                arm_index = _INDEX[self.spinner.arm]
+                spinner = (arm_index, self.arms[arm_index][self.spinner.position].tile.high)
+        return INDEX[lead], ends, arm_counts, doubles, spinner
 
 
 _ON_LEAD = SpinnerAt(None, 0)
 
 
-def _core_of(line: Line, spinner: bool) -> Core:
-    """A :class:`~engine.core.Core` holding ``line`` (and nothing else of a round) under the spinner rule given."""
-    from engine.core import core_of_line
-
-    return core_of_line(line, spinner)
+def core_of(line: Line, spinner: bool) -> Core:
+    """A :class:`~engine.core.Core` holding ``line`` (and nothing else of a round) under the spinner rule
+    given: what :meth:`Line.place`, :meth:`Line.fives_count` and :func:`engine.state.legal_moves_for` ask."""
+    core = empty_line_core(spinner)
+    if line.lead is not None:
+        core.set_line(*line.core_parts())
+    return core
 
 
 EMPTY_LINE = Line(None, ((), (), (), ()), None, (None, None, None, None))

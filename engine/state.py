@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import enum
 import random
-import sys
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -33,7 +32,6 @@ from engine.core import (
     Core,
     Logged,
     SimMove,
-    core_of_line,
     find_starter,
     mask_of_indices,
     round_score,
@@ -54,7 +52,7 @@ from engine.errors import (
     WrongSeatError,
 )
 from engine.events import Drew, Event, Passed, Played
-from engine.line import EMPTY_LINE, ENDS, End, Line
+from engine.line import EMPTY_LINE, ENDS, End, Line, core_of
 from engine.rules import InPlay, Rules
 from engine.tiles import ALL_TILES, Tile
 
@@ -115,7 +113,7 @@ def legal_moves_for(hand: Sequence[Tile], line: Line, forced: Tile | None = None
 
     The core decides (:meth:`~engine.core.Core.offer`), as for :meth:`RoundState.legal_moves`, in the
     same order: tile by tile in the order of ``hand``, end by end."""
-    core = core_of_line(line, line.spinner is not None)
+    core = core_of(line, line.spinner is not None)
     order = [INDEX[tile] for tile in hand]
     core.hands = [mask_of_indices(order)]
     core.turn = 0
@@ -206,7 +204,6 @@ class RoundState:
         "_core",
         "_events",
         "_hands",
-        "_kept",
         "_line",
         "_log",
         "_move",
@@ -218,14 +215,11 @@ class RoundState:
     )
 
     # Every public field is a read-only property; the slots are set when the state is made (the
-    # caches on first reading). A state's core stands for the position: nothing changes it while
-    # the state holds it. apply plays on a copy of it, or, when nothing but the caller can ever
-    # read this state again (see _UNSHARED), takes the core itself and leaves None: any later
-    # reading rebuilds it, exactly, from the nearest state before that still holds one.
+    # caches on first reading). A state's core stands for the position: nothing changes it once
+    # the state is made (apply plays on a copy; the simulator plays on its own, see to_core).
     _round: _Round  # shared by the states of a round until somebody draws
-    _core: Core | None
+    _core: Core
     _parent: RoundState | None  # the state this one was applied to (None: a start, a resumed position)
-    _kept: bool  # never gives its core away: a state without a parent, or one whose core was rebuilt
     _move: SimMove  # the move played on the parent, as the core's (tile index, end index)
     _seat: int  # the seat that played it
     _scored: int  # what it scored at once (set only when not 0)
@@ -390,7 +384,7 @@ class RoundState:
         try:
             return self._hands
         except AttributeError:
-            masks = self._own_core().hands
+            masks = self._core.hands
             hands = tuple(
                 [
                     tuple([ALL_TILES[index] for index in order if masks[seat] >> index & 1])
@@ -406,7 +400,7 @@ class RoundState:
         try:
             return self._boneyard
         except AttributeError:
-            core = self._own_core()
+            core = self._core
             boneyard = tuple([ALL_TILES[index] for index in core.boneyard[core.bone_at :]])
             self._boneyard = boneyard
             return boneyard
@@ -420,37 +414,37 @@ class RoundState:
             assert parent is not None  # a state without a parent is made with its line
             tile, end = self._move
             spinner_opened = getattr(self, "_opened", False)
-            line = parent.line.grown(ALL_TILES[tile], end, self._own_core().ends, spinner_opened=spinner_opened)
+            line = parent.line.grown(ALL_TILES[tile], end, self._core.ends, spinner_opened=spinner_opened)
             self._line = line
             return line
 
     @property
     def turn(self) -> int:
         """The seat to choose a move (the last seat to play once the round is over)."""
-        return (self._core or self._own_core()).turn
+        return self._core.turn
 
     @property
     def forced(self) -> Tile | None:
         """The tile the lead must be, until it is played."""
-        forced = (self._core or self._own_core()).forced
+        forced = self._core.forced
         return None if forced < 0 else ALL_TILES[forced]
 
     @property
     def passes(self) -> int:
         """Passes in a row since the last play."""
-        return (self._core or self._own_core()).passes
+        return self._core.passes
 
     @property
     def fives(self) -> tuple[int, ...]:
-        return tuple((self._core or self._own_core()).fives)
+        return tuple(self._core.fives)
 
     @property
     def draws(self) -> tuple[int, ...]:
-        return tuple((self._core or self._own_core()).draws)
+        return tuple(self._core.draws)
 
     @property
     def end(self) -> RoundEnd | None:
-        return _ROUND_ENDS[(self._core or self._own_core()).end]
+        return _ROUND_ENDS[self._core.end]
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -471,32 +465,19 @@ class RoundState:
         log = getattr(self, "_log", None)
         return (played,) if log is None else (played, *[_event_of(entry) for entry in log])
 
-    def _own_core(self) -> Core:
-        """This state's core, rebuilt if a later state took it: the nearest earlier state that holds
-        one lends a copy, and the moves since are played on it."""
-        core = self._core
-        if core is not None:
-            return core
-        path = [self]
-        state = self._parent
-        while state is not None and state._core is None:
-            path.append(state)
-            state = state._parent
-        assert state is not None  # a state without a parent never gives its core away
-        core = state._core.copy()  # type: ignore[union-attr]
-        for later in reversed(path):
-            core.play(later._move)
-        self._core = core
-        self._kept = True  # one rebuild is enough: the next apply (trying another move?) copies
-        return core
+    def to_core(self) -> Core:
+        """A mutable copy of the core this state views: where the simulator
+        (:class:`engine.players.sim.Sim`) starts from any point of a round, even over. Playing on it
+        changes nothing here."""
+        return self._core.copy()
 
     @property
     def seats(self) -> int:
-        return (self._core or self._own_core()).seats
+        return self._core.seats
 
     @property
     def is_over(self) -> bool:
-        return (self._core or self._own_core()).end != NOT_OVER
+        return self._core.end != NOT_OVER
 
     @property
     def starter(self) -> int:
@@ -505,7 +486,7 @@ class RoundState:
     @property
     def drawable(self) -> int:
         """Tiles that may still be drawn (the boneyard less any untouchable reserve)."""
-        return (self._core or self._own_core()).drawable
+        return self._core.drawable
 
     def plays(self) -> list[Played]:
         return [event for event in self.events if type(event) is Played]
@@ -513,7 +494,7 @@ class RoundState:
     def legal_moves(self) -> list[Move]:
         """The moves the seat to play may choose from (empty once the round is over): tile by tile in
         the order of the hand, and for each tile the ends it fits, in the order of :data:`ENDS`."""
-        return (self._core or self._own_core()).offer(self._round.order, _MOVE_TABLE)
+        return self._core.offer(self._round.order, _MOVE_TABLE)
 
     def distinct_ends(self, tile: Tile) -> list[End]:
         """The ends ``tile`` may legally go on that make a difference (see :func:`distinct_ends`)."""
@@ -566,7 +547,7 @@ class RoundState:
 
     def auto_move(self) -> Move | None:
         """The move made by itself: a forced lead, the one legal move, which nobody has to choose."""
-        core = self._core or self._own_core()
+        core = self._core
         if not core.end and core.lead < 0 and core.forced >= 0:
             return _LEAD_BY_INDEX[core.forced]
         return None
@@ -575,7 +556,7 @@ class RoundState:
         """How the round ended, or None while it is being played."""
         if self.end is None:
             return None
-        core = self._core or self._own_core()
+        core = self._core
         pips = tuple(core.pips())
         winners, points = round_score(self._round.rules, core.end == DOMINO, core.turn, pips)
         return Outcome(self.end, winners, points, self.fives, pips, self.draws)
@@ -656,31 +637,32 @@ class RoundState:
         Raises a subclass of :class:`~engine.errors.IllegalMoveError` (a ``ValueError``)
         if the move is not legal; ``seat``, when given, must be the seat to play.
         """
-        core = self._core or self._own_core()
-        found = _TABLE_MOVES.get(id(move))  # a move legal_moves() hands out
-        if found is None or not core.allows(found, -1 if seat is None else seat):
+        core = self._core
+        log: list[Logged] = []
+        try:
+            found = _CORE_MOVES.get(move)
+        except TypeError:  # parts that are no tile or end at all
+            found = None
+        if found is None:  # no end named where one is needed, or not a move: check() says which end, or what is wrong
             found = self._resolve(move, seat)
-        if not self._kept and _refcount(self) <= _UNSHARED:
-            self._core = None
-            played = core
-        else:
-            played = core.copy()
+        played = core.played_copy(found, -1 if seat is None else seat, log)
+        if played is None:  # not as it stands: the move check() finds (the one end it fits), or its error
+            found = self._resolve(move, seat)
+            played = core.played_copy(found, -1, log)
+            assert played is not None
         state = _new(RoundState)
         state._parent = self
-        state._kept = False
         state._move = found
-        log: list[Logged] = []
-        noted = played.play_noting(found, log)
         state._core = played
-        state._seat = noted & 7
-        if noted > 7:
-            if noted >= 32:
-                state._scored = noted >> 5
-            if noted & 16:
+        state._seat = mover = core.turn
+        if core.tracks:  # the fives count or the spinner: what the move scored, whether it became the spinner
+            if played.fives is not core.fives:  # copied on write: scored
+                state._scored = played.fives[mover] - core.fives[mover]
+            if not core.spin_state and played.spin_state:
                 state._opened = True
         if log:
             state._log = log
-            if noted & 8:  # somebody drew: their tiles join their hand's order
+            if played.bone_at != core.bone_at:  # somebody drew: their tiles join their hand's order
                 order = list(self._round.order)
                 for entry in log:
                     if entry[0] == DREW:
@@ -766,20 +748,15 @@ _END_MOVES_BY_INDEX: tuple[tuple[Move, ...], ...] = tuple(tuple(Move(tile, end) 
 _MOVE_TABLE: tuple[tuple[Move, ...], ...] = (_LEAD_BY_INDEX, *_END_MOVES_BY_INDEX)
 """The moves :meth:`RoundState.legal_moves` hands out: ``[0]`` leads, ``[1 + end]`` at an end, by tile index."""
 _END_INDEX: dict[End | str, int] = {end: number for number, end in enumerate(ENDS)}
-_new = object.__new__
-_refcount = sys.getrefcount
-_UNSHARED = 3 if sys.version_info < (3, 14) and getattr(sys, "_is_gil_enabled", lambda: True)() else 0
-"""``sys.getrefcount`` of a state inside :meth:`RoundState.apply` when only the caller's one name
-(a local, or a slot of a tuple) refers to it: ``state = state.apply(move)`` in a loop. Anyone else
-holding the state (another name, a frame reading it in another thread) makes it more, and then
-apply copies the core instead of taking it. Checked for CPython 3.11 to 3.13 with the GIL; elsewhere
-(deferred reference counts on the stack, no GIL) 0: apply always copies."""
-_TABLE_MOVES: dict[int, SimMove] = {
-    id(move): (index, end)
+_CORE_MOVES: dict[Move, SimMove] = {
+    move: (index, end)
     for end, moves in ((LEAD, _LEAD_BY_INDEX), *enumerate(_END_MOVES_BY_INDEX))
     for index, move in enumerate(moves)
 }
-"""The moves :meth:`RoundState.legal_moves` hands out for an end, by identity: (tile index, end index)."""
+"""Every move by its value, as the core's (tile index, end index); a move without an end is a lead."""
+
+
+_new = object.__new__
 
 
 def _position_problem(state: RoundState) -> str | None:
@@ -825,7 +802,6 @@ def _root(round_: _Round, core: Core, line: Line, events: tuple[Event, ...]) -> 
     state._round = round_
     state._core = core
     state._parent = None
-    state._kept = True
     state._move = (-1, LEAD)
     state._line = line
     state._events = events
@@ -848,7 +824,9 @@ def _from_fields(
 ) -> RoundState:
     """The state with exactly these public fields (not checked: see :func:`_position_problem`)."""
     ended = NOT_OVER if end is None else (DOMINO if end is RoundEnd.DOMINO else FISH)
-    core = Core.of_parts(rules, hands, boneyard, line, turn, forced, passes, fives, draws, ended)
+    core = Core.of_parts(rules, hands, boneyard, turn, forced, passes, fives, draws, ended)
+    if line.lead is not None:
+        core.set_line(*line.core_parts())
     order = tuple(tuple(INDEX[tile] for tile in hand) for hand in hands)
     round_ = _Round(rules, order, order, [INDEX[tile] for tile in deal_.boneyard], deal_.first)
     round_._deal = deal_

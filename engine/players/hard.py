@@ -581,7 +581,7 @@ class _Search:
         self.beliefs = beliefs_of(observation, rng)
         self.me = observation.seat
         self.mine = mask_of(observation.hand)
-        self.template = Sim.from_state(determinize(observation, sample_world(observation, rng, self.beliefs)))
+        self.template = determinize(observation, sample_world(observation, rng, self.beliefs)).to_core()
         self.power = likelihood_power
         self.heavy = heavy
         self.models = models

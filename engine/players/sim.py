@@ -1,17 +1,18 @@
 """The search's model of a round: :class:`engine.core.Core`, the engine's one copy of the rules, mutable.
 
-:meth:`engine.state.RoundState.apply` is exact and immutable; the search plays
-hundreds of thousands of moves a second in sampled worlds, so it plays on the
-core directly: tiles are numbers 0..27 (the order of
+:meth:`engine.state.RoundState.apply` is exact and immutable: it copies. The
+search plays hundreds of thousands of moves a second in sampled worlds, so it
+plays on the core in place: tiles are numbers 0..27 (the order of
 :data:`~engine.tiles.ALL_TILES`), a hand is a 28-bit mask, the line is four
 open-end values plus what ``fives`` needs to count them. No events are kept.
-Every RoundState holds a core, so :meth:`Sim.from_state` is a copy of it.
+Every RoundState holds a core; :meth:`~engine.state.RoundState.to_core` is a
+copy of it to play on.
 
 >>> import random
 >>> from engine.rules import Rules
 >>> from engine.state import RoundState
 >>> state = RoundState.deal(Rules.preset("fives"), 2, random.Random(4), first=0)
->>> sim = Sim.from_state(state)
+>>> sim = state.to_core()
 >>> while not sim.over:
 ...     sim.play(sim.moves()[0])
 >>> sim.result()[0] in ("domino", "fish")

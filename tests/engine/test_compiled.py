@@ -14,7 +14,6 @@ import pytest
 import engine
 import engine.core
 from engine import PRESETS, RoundState
-from engine.core import Core
 
 SOURCE = Path(engine.__file__).with_name("core.py")
 
@@ -28,7 +27,7 @@ def games_digest(games_per_kind: int = 30) -> str:
         for seats in range(rules.min_seats, rules.max_seats + 1):
             for _ in range(games_per_kind):
                 state = RoundState.deal(rules, seats, rng, first=0)
-                core = Core.from_state(state)
+                core = state.to_core()
                 while state.end is None:
                     moves = state.legal_moves()
                     digest.update(repr(moves).encode())

@@ -19,7 +19,6 @@ import pytest
 from engine import PRESETS, Drew, End, Move, Passed, Played, RoundEnd, RoundState, Rules
 from engine.events import Event
 from engine.rules import InPlay
-from engine.state import _UNSHARED
 from engine.tiles import Tile
 
 CASES = [(preset, seats) for preset, rules in PRESETS.items() for seats in range(rules.min_seats, rules.max_seats + 1)]
@@ -180,38 +179,54 @@ def test_the_core_plays_like_the_reference(preset: str, seats: int) -> None:
 
 
 def test_an_earlier_state_reads_the_same_after_later_moves() -> None:
-    """apply may take over the core of a state nobody else refers to; reading it again rebuilds it."""
+    """apply copies: the state it was applied to keeps its own core, which nothing changes afterwards."""
     rng = random.Random(3)
     state = RoundState.deal(Rules.preset("draw"), 2, rng, first=0)
     seen = []
     while not state.is_over:
         seen.append((state.hands, state.boneyard, state.turn, state.legal_moves()))
         state = state.apply(rng.choice(state.legal_moves()))
-    earlier, taken = state, 0
-    while earlier._parent is not None:
-        earlier = earlier._parent
-        taken += earlier._core is None
-    if _UNSHARED:
-        assert taken > len(seen) // 2  # most cores were taken over: the rebuilding below is tested
     earlier = state
     for expected in reversed(seen):
         assert earlier._parent is not None
         earlier = earlier._parent
+        assert earlier._core is not None  # kept, not taken over by the state after it and rebuilt
         assert (earlier.hands, earlier.boneyard, earlier.turn, earlier.legal_moves()) == expected
 
 
-def test_a_state_someone_else_holds_keeps_its_core() -> None:
-    """apply takes a core over only from a state that nobody but the caller refers to."""
-    rng = random.Random(8)
-    state = RoundState.deal(Rules.preset("block"), 2, rng, first=0)
-    state = state.apply(state.legal_moves()[0])
-    kept = state
-    state = state.apply(state.legal_moves()[0])
-    assert kept._core is not None
-    if _UNSHARED:
-        del kept
-        turn, hands = state.turn, state.hands
-        following = state.apply(state.legal_moves()[0])
-        assert state._core is None and following._core is not None
-        assert (state.turn, state.hands) == (turn, hands)  # rebuilt on reading
-        assert state._core is not None
+def test_the_simulator_plays_on_a_copy_of_a_state() -> None:
+    """to_core() is the simulator's start: playing it out in place leaves the state as it was."""
+    state = RoundState.deal(Rules.preset("fives"), 3, random.Random(8))
+    before = (state.hands, state.boneyard, state.line, state.turn, state.fives, state.draws, state.legal_moves())
+    sim = state.to_core()
+    while not sim.over:
+        sim.play(sim.moves()[-1])
+    assert (state.hands, state.boneyard, state.line, state.turn, state.fives, state.draws) == before[:-1]
+    assert state.legal_moves() == before[-1] and not state.is_over
+
+
+def test_a_move_is_known_by_its_value() -> None:
+    """A move made anew (a record's, a tap's) plays as the equal one legal_moves() handed out."""
+    rng = random.Random(11)
+    state = RoundState.deal(Rules.preset("fives"), 2, rng, first=0)
+    while not state.is_over:
+        move = rng.choice(state.legal_moves())
+        anew = Move(Tile(*move.tile), None if move.end is None else End(move.end.value))
+        assert anew is not move
+        assert state.apply(anew) == state.apply(move)
+        state = state.apply(anew)
+
+
+def test_the_engine_keeps_no_reference_count_or_identity_tricks() -> None:
+    """The public value copies; nothing in the engine asks how many refer to a state or which object a move is."""
+    from pathlib import Path
+
+    import engine
+
+    folder = Path(engine.__file__).parent
+    for path in [*folder.glob("*.py"), *folder.glob("players/*.py")]:
+        text = path.read_text(encoding="utf-8")
+        assert "getrefcount" not in text, path
+        assert "id(move)" not in text, path
+    core = (folder / "core.py").read_text(encoding="utf-8")
+    assert "line: Any" not in core and "state: Any" not in core  # the core takes a line as numbers

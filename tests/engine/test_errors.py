@@ -33,7 +33,7 @@ from engine import (
     errors,
 )
 from engine.players.base import distinct_moves, without_mirror_images
-from engine.players.sim import INDEX, LEAD, Sim
+from engine.players.sim import INDEX, LEAD
 from tests.engine.helpers import play, start, tile
 
 LEFT, RIGHT, UP, DOWN = End.LEFT, End.RIGHT, End.UP, End.DOWN
@@ -298,7 +298,7 @@ def test_players_and_simulator_drop_the_same_mirror_images(preset: str) -> None:
         while not state.is_over:
             observation = Observation.of(state, state.turn)
             players = distinct_moves(observation, state.legal_moves())
-            simulator = Sim.from_state(state).distinct_moves()
+            simulator = state.to_core().distinct_moves()
             as_sim = {(INDEX[m.tile], LEAD if m.end is None else ENDS.index(m.end)) for m in players}
             assert as_sim == set(simulator) and len(simulator) == len(players)
             if not state.rules.spinner and state.line.lead is not None and state.line.ends[0] == state.line.ends[1]:

@@ -28,7 +28,7 @@ def _endgame(preset: str, seats: int, plays: int, seed: int, tiles_left: int = 2
         played += 1
     if game.round.is_over:
         return None
-    return game, Sim.from_state(game.round)
+    return game, game.round.to_core()
 
 
 class _TooBig(Exception):
@@ -110,7 +110,7 @@ def test_two_seat_stakes_are_constant_sum() -> None:
             state = RoundState.deal(Rules.preset(preset), 2, rng, 0 if not Rules.preset(preset).forced_lead else None)
             game = Match(state.rules, 2, (state,), (rng.randrange(150), rng.randrange(150)))
             stakes = Stakes(game.observe(0))
-            sim = Sim.from_state(state)
+            sim = state.to_core()
             while not sim.over:
                 sim.play(rng.choice(sim.moves()))
             first, second = stakes.values(sim)
@@ -121,7 +121,7 @@ def test_stakes_see_the_end_of_the_match() -> None:
     rules = Rules.preset("draw")
     rng = random.Random(8)
     state = RoundState.deal(rules, 2, rng, 0)
-    sim = Sim.from_state(state)
+    sim = state.to_core()
     while not sim.over:
         sim.play(rng.choice(sim.moves()))
     _, winners, points, _ = sim.result()
@@ -182,7 +182,7 @@ def _after_a_double_six() -> Sim:
         [["6-6", "1-1", "2-1", "3-1", "4-1", "5-1", "6-1"], ["6-2", "6-0", "3-0", "4-0", "5-0", "3-3", "4-4"]],
     )
     game = game.apply(Move(T("6-6")))
-    return Sim.from_state(game.round)
+    return game.round.to_core()
 
 
 @pytest.mark.parametrize(("model", "expected"), [(PlayModel(pips=30.0), "6-2"), (PlayModel(keeps=30.0), "6-0")])

@@ -39,10 +39,10 @@ def test_sim_plays_exactly_like_the_engine(preset: str, seats: int) -> None:
     rules = Rules.preset(preset)
     for _ in range(150):
         state = RoundState.deal(rules, seats, rng)
-        sim = Sim.from_state(state)
+        sim = state.to_core()
         while True:
             _check_same(state, sim)
-            rebuilt = Sim.from_state(state)  # the model can start from any point of a round
+            rebuilt = state.to_core()  # the model can start from any point of a round
             assert (rebuilt.ends, rebuilt.double_end, rebuilt.spin_state) == (sim.ends, sim.double_end, sim.spin_state)
             if state.is_over:
                 break
@@ -68,7 +68,7 @@ def test_sim_plays_exactly_like_the_engine(preset: str, seats: int) -> None:
 
 def test_copies_are_independent() -> None:
     state = RoundState.deal(Rules.preset("fives"), 3, random.Random(1), first=0)
-    sim = Sim.from_state(state)
+    sim = state.to_core()
     twin = sim.copy()
     sim.play(sim.moves()[0])
     assert twin.hands == [mask_of(hand) for hand in state.hands]
@@ -80,7 +80,7 @@ def test_distinct_moves_drop_only_mirror_images() -> None:
     for _ in range(300):
         state = RoundState.deal(Rules.preset("draw"), 2, rng, first=0)
         while not state.is_over:
-            sim = Sim.from_state(state)
+            sim = state.to_core()
             distinct = sim.distinct_moves()
             everything = sim.moves()
             assert set(distinct) <= set(everything)
@@ -97,7 +97,7 @@ def test_sim_deals_as_the_engine_deals(preset: str) -> None:
     for seats in range(rules.min_seats, rules.max_seats + 1):
         for seed in range(50):
             direct = Sim.deal(rules, seats, random.Random(seed))
-            via_state = Sim.from_state(RoundState.deal(rules, seats, random.Random(seed)))
+            via_state = RoundState.deal(rules, seats, random.Random(seed)).to_core()
             assert (direct.hands, direct.boneyard, direct.turn, direct.forced) == (
                 via_state.hands,
                 via_state.boneyard,

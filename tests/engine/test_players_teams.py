@@ -71,7 +71,7 @@ def _values(rules: Rules, *, team_aware: bool) -> dict[Tile, float]:
     stakes = Stakes(Observation.of(state, 0), team_aware=team_aware)
     found = {}
     for move in state.legal_moves():
-        sim = Sim.from_state(state)
+        sim = state.to_core()
         sim.play(from_move(move))
         found[move.tile] = Solver(stakes, 10_000, caution=1.0).value(sim)
     return found
@@ -79,7 +79,7 @@ def _values(rules: Rules, *, team_aware: bool) -> dict[Tile, float]:
 
 def _finished(rules: Rules, tile: Tile) -> Sim:
     state = _position(rules)
-    sim = Sim.from_state(state)
+    sim = state.to_core()
     sim.play(from_move(next(move for move in state.legal_moves() if move.tile == tile)))
     while not sim.end:
         sim.play(sim.moves()[0])
