@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,9 +50,6 @@ class TablePage:
 class TablePages:
     def __init__(self) -> None:
         self.pages: dict[int, set[TablePage]] = {}
-        # Called with (game id, user id) when that person's last page of the game closed: their
-        # hand message, left alone while they played at the table, is brought up to date.
-        self.on_left: Callable[[int, int], None] | None = None
         self._latest: dict[int, Game] = {}
         self._wake: dict[int, asyncio.Event] = {}
         self._senders: dict[int, asyncio.Task[None]] = {}
@@ -78,8 +74,6 @@ class TablePages:
         pages.discard(page)
         if not pages:
             del self.pages[page.game_id]
-        if self.on_left is not None and not self.watching(page.game_id, page.user_id):
-            self.on_left(page.game_id, page.user_id)
 
     def publish(self, game: Game) -> None:
         """``game`` as committed: its pages are sent it soon, in commit order, without waiting here."""

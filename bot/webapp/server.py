@@ -78,7 +78,6 @@ class TableSite:
         self.pages = pages
         self.max_age = max_age
         self.relay = relay
-        pages.on_left = self._left
         public = urlsplit(public_url)
         self.origin = f"{public.scheme}://{public.netloc}"
         self._moves: set[asyncio.Task[Any]] = set()  # moves being shown, pages closed being caught up
@@ -136,7 +135,9 @@ class TableSite:
                 allowance -= 1
                 await self._take(page, message.data)
         finally:
-            self.pages.remove(page)
+            self.pages.remove(page)  # if a failed send has not removed it already
+            if not self.pages.watching(page.game_id, page.user_id):
+                self._left(page.game_id, page.user_id)  # their last page of the game closed
         return socket
 
     async def _take(self, page: TablePage, data: str) -> None:
