@@ -6,7 +6,7 @@ person's (bot/model/absence.py); the service's computer driver plays it like any
 
 :class:`Manners` is given to the game service (``GameService(manners=Manners())``) for the events
 that do not start from an update: the turn clock running out (bot/model/clock.py), a hand that
-cannot be delivered (the presenter's ``on_unreachable``) and a woken game's notices.
+cannot be delivered (the seats the presenter reports, ``Shown.unreachable``) and a woken game's notices.
 """
 
 from __future__ import annotations
@@ -178,7 +178,7 @@ def paying_lease(service: GameService) -> float:
 
 
 async def seats_unreachable(service: GameService, game: Game, seats: list[int]) -> Game:
-    """Under the game's lock (from the presenter): the people at ``seats`` blocked the bot, so a
+    """Under the game's lock (the seats the presenter could not reach): the people at ``seats`` blocked the bot, so a
     computer plays for them; the table is told once.  A private game against the computer is left
     as it is (there is nobody else to play for)."""
     match = game.match
