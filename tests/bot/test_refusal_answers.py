@@ -12,7 +12,7 @@ import pytest
 import pytest_asyncio
 from aiogram import Bot, Dispatcher, Router
 from aiogram.client.session.base import BaseSession
-from aiogram.filters import Command
+from aiogram.filters import Command, ExceptionTypeFilter
 from aiogram.methods import AnswerCallbackQuery, SendMessage, TelegramMethod
 from aiogram.methods.base import TelegramType
 from aiogram.types import CallbackQuery, Chat, Message, Update, User
@@ -80,9 +80,17 @@ async def languages(tmp_path: Path) -> AsyncIterator[Languages]:
         await db.close()
 
 
-# The handlers' routers are attached once: one dispatcher for every test.
+def answering() -> Router:
+    """bot/handlers/errors.py's error handlers on a router of the test's own: the module's router is the
+    bot's, and a router is attached to one dispatcher for good (the bot's, in another test of this process)."""
+    router = Router()
+    router.errors(ExceptionTypeFilter(TableError))(errors.refused)
+    router.errors()(errors.on_error)
+    return router
+
+
 DISPATCHER = Dispatcher()
-DISPATCHER.include_routers(refusing(), errors.router)
+DISPATCHER.include_routers(refusing(), answering())
 
 
 async def handle(update: Update, languages: Languages) -> list[TelegramMethod[Any]]:
@@ -138,3 +146,13 @@ async def test_every_lobby_button_has_exactly_one_handler(action: LobbyAction) -
         handler.callback.__name__ for handler in lobby.router.callback_query.handlers if (await handler.check(query))[0]
     ]
     assert len(taking) == 1, taking
+
+
+def test_the_bots_errors_router_answers_refusals_before_its_catch_all() -> None:
+    """The tests above feed the error handlers through a router of their own: here, that the bot's router
+    registers them the same way, the refusal's first."""
+    handlers = errors.router.errors.handlers
+    assert [handler.callback for handler in handlers] == [errors.refused, errors.on_error]
+    (only,) = handlers[0].filters or []
+    assert isinstance(only.callback, ExceptionTypeFilter) and only.callback.exceptions == (TableError,)
+    assert not handlers[1].filters

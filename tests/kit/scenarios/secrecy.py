@@ -437,13 +437,11 @@ def token_secrets(*tokens: str) -> list[str]:
 
 
 def used_update_types() -> list[str]:
-    from aiogram import Dispatcher
-
+    """What the bot's routers handle, asked of each router (a router is attached to one dispatcher for
+    good, and the bot's own may be attached already in this process)."""
     from bot.handlers import all_routers
 
-    dispatcher = Dispatcher()
-    dispatcher.include_routers(*all_routers())
-    return sorted(dispatcher.resolve_used_update_types())
+    return sorted({kind for router in all_routers() for kind in router.resolve_used_update_types()})
 
 
 # --------------------------------------------------------------------------- the token under errors
