@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections import Counter
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -31,6 +32,7 @@ from tests.kit.people.players import (
     settle,
     tile_buttons,
 )
+from tests.kit.scenarios.arena import snapshot, turn_of
 
 pytestmark = pytest.mark.asyncio
 
@@ -48,9 +50,11 @@ async def quick_sweep(fake: FakeTelegram, tmp_path: Path) -> AsyncIterator[BotPr
         yield process
 
 
-async def _two_end_tile(fake: FakeTelegram, ann: User) -> tuple[Table, Message, TileButton]:
+async def _two_end_tile(fake: FakeTelegram, bot: BotProcess, ann: User) -> tuple[Table, Message, TileButton]:
     """A private game on Ann's turn with a playable tile that fits two ends (the question was
-    asked once, then "back" tapped: the hand shows its tiles again)."""
+    asked once, then "back" tapped: the hand shows its tiles again). Of her playable tiles the ones
+    the rules let go to two ends are tapped first; one of those may still be just played (a lone
+    double's two sides are one choice), and the game goes on."""
     for attempt in range(GAMES):
         await open_private_game(fake, ann, "block", 1, level="easy")
         table = Table(fake, [ann], results=ann, rng=random.Random(f"ends {attempt}"))
@@ -59,7 +63,8 @@ async def _two_end_tile(fake: FakeTelegram, ann: User) -> tuple[Table, Message, 
             if isinstance(turn, Message):
                 break
             _, message, playable = turn
-            for button in playable:
+            fits = Counter(tile for tile, _ in _legal(bot, ann))
+            for button in sorted(playable, key=lambda button: -fits[button.tile]):
                 query = await table.tap(ann, message, button)
                 outcome = await table._settle(ann, message, button, query)
                 if outcome == "ends":
@@ -69,6 +74,13 @@ async def _two_end_tile(fake: FakeTelegram, ann: User) -> tuple[Table, Message, 
                 table.version = button.version
                 break
     raise AssertionError(f"{GAMES} games without a tile that fits two ends")
+
+
+def _legal(bot: BotProcess, ann: User) -> tuple[tuple[str, str], ...]:
+    """What the rules let Ann play now in her newest game, (tile code, end code) each."""
+    games = [game for game in snapshot(bot.database).values() if game.creator_id == ann.id]
+    turn = turn_of(max(games, key=lambda game: game.id)) if games else None
+    return turn.legal if turn is not None else ()
 
 
 def _asked(fake: FakeTelegram, message: Message, tile: TileButton) -> bool:
@@ -95,7 +107,7 @@ async def test_a_hint_then_a_two_end_tile_keeps_the_question_and_the_game(
 ) -> None:
     bot = quick_sweep
     ann = fake.add_user("Ann")
-    table, message, tile = await _two_end_tile(fake, ann)
+    table, message, tile = await _two_end_tile(fake, bot, ann)
     await settle(fake)
     check = Checkpoint(fake, bot)
     hint = data_of(fake.world.message(message.chat_id, message.message_id), "hi:")  # type: ignore[arg-type]
@@ -120,7 +132,7 @@ async def test_a_hint_then_a_two_end_tile_keeps_the_question_and_the_game(
 async def test_a_question_survives_a_restart_and_back_ends_it(fake: FakeTelegram, quick_sweep: BotProcess) -> None:
     bot = quick_sweep
     ann = fake.add_user("Bea")
-    table, message, tile = await _two_end_tile(fake, ann)
+    table, message, tile = await _two_end_tile(fake, bot, ann)
     await _ask(fake, table, ann, message, tile)
     await settle(fake)
     edits = len(fake.transcript)
