@@ -40,7 +40,8 @@ pytestmark = pytest.mark.asyncio
 GRACE = 2.0
 SWEEP = 0.2
 TAKEOVER = "games nobody looked after"
-GAMES = 5  # deals tried until a person's turn offers a tile that fits two ends
+GAMES = 5  # games tried until a person's turn offers a tile that fits two ends
+TURNS = 200  # of Ann's in one game at most (a block match to 100 is over long before)
 
 
 @pytest_asyncio.fixture
@@ -58,7 +59,7 @@ async def _two_end_tile(fake: FakeTelegram, bot: BotProcess, ann: User) -> tuple
     for attempt in range(GAMES):
         await open_private_game(fake, ann, "block", 1, level="easy")
         table = Table(fake, [ann], results=ann, rng=random.Random(f"ends {attempt}"))
-        for _ in range(14):
+        for _ in range(TURNS):  # on to its end: a new game is opened only once this one is over
             turn = await table.next_turn()
             if isinstance(turn, Message):
                 break

